@@ -1,0 +1,1 @@
+//! Test-and-bench host package.

@@ -1,0 +1,2 @@
+//! The `strideweave` command-line tool.
+fn main() {}

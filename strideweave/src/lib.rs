@@ -1,0 +1,3 @@
+//! StrideWeave: CuTe-style hierarchical layouts, their algebra, tensor placements and kernels.
+
+pub mod tensor;

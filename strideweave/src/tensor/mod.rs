@@ -1,0 +1,1 @@
+//! Tensor specs, placements, plans and kernels (see `spec/placements.md`).

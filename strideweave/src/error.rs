@@ -226,3 +226,15 @@ macro_rules! tri {
     };
 }
 pub(crate) use tri;
+
+impl From<CoreError> for LayoutError {
+    /// A value error whose message is the failed rule.
+    fn from(core: CoreError) -> Self {
+        LayoutError {
+            kind: ErrorKind::Value,
+            message: core.describe(),
+            core: Some(core),
+            column: None,
+        }
+    }
+}

@@ -19,7 +19,9 @@ use crate::tree::{profile_notation, Tree, TreeItem};
 use crate::Layout;
 use std::fmt;
 
-/// A value of the `eval` language.
+/// A value of the `eval` language. Values live for one expression, so a large inline
+/// `Layout` variant costs less than boxing it.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
     /// An integer tree; a single integer is a rank-1 tuple.
@@ -95,7 +97,8 @@ fn expr(p: &mut Parser) -> Result<Value, LayoutError> {
                     match expr(p)? {
                         Value::Layout(l) => tiles.push(l),
                         Value::Tuple(t) if t.is_scalar() => tiles.push(
-                            Layout::leaf(t.leaf(0), 1).map_err(|e| LayoutError::from_core("tile", e))?,
+                            Layout::leaf(t.leaf(0), 1)
+                                .map_err(|e| LayoutError::from_core("tile", e))?,
                         ),
                         other => {
                             return Err(LayoutError::type_error(format!(
@@ -185,7 +188,9 @@ fn tree_items(p: &mut Parser) -> Result<Tree, LayoutError> {
                 Some(other) => {
                     return Err(p.error_at(
                         start,
-                        format!("tree item '{other}' is neither an integer, leaf, id(N) nor tree(...)"),
+                        format!(
+                            "tree item '{other}' is neither an integer, leaf, id(N) nor tree(...)"
+                        ),
                     ))
                 }
                 None => return Err(p.unexpected("a tree item (integer, leaf, id(N) or tree(...))")),
@@ -371,9 +376,9 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
                 ))
             })?;
             match name {
-                "size" => int(t.product().ok_or_else(|| {
-                    LayoutError::value(format!("size of {t} overflows 64 bits"))
-                })?),
+                "size" => int(t
+                    .product()
+                    .ok_or_else(|| LayoutError::value(format!("size of {t} overflows 64 bits")))?),
                 "rank" => int(t.rank() as u64),
                 "depth" => int(t.depth() as u64),
                 _ => Value::Profile(t.recipe().to_vec()),
@@ -390,7 +395,11 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
         "get" => {
             arity(name, a, 2, 3)?;
             let i = want_index(name, 1, &a[1])?;
-            let j = if a.len() == 3 { Some(want_index(name, 2, &a[2])?) } else { None };
+            let j = if a.len() == 3 {
+                Some(want_index(name, 2, &a[2])?)
+            } else {
+                None
+            };
             match &a[0] {
                 Value::Layout(l) => Value::Layout(match j {
                     Some(j) => l.slice(i, j)?,
@@ -398,11 +407,13 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
                 }),
                 Value::Tuple(t) => {
                     let s = crate::int_tuple::Coord::from_tuple(*t)?;
-                    Value::Tuple(*match j {
-                        Some(j) => s.slice(i, j)?,
-                        None => s.get(i)?,
-                    }
-                    .as_tuple())
+                    Value::Tuple(
+                        *match j {
+                            Some(j) => s.slice(i, j)?,
+                            None => s.get(i)?,
+                        }
+                        .as_tuple(),
+                    )
                 }
                 other => {
                     return Err(LayoutError::type_error(format!(
@@ -447,7 +458,11 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
             arity(name, a, 2, 3)?;
             let l = want_layout(name, 0, &a[0])?;
             let out = want_tree(name, 1, &a[1])?;
-            let sel = if a.len() == 3 { Some(want_tree(name, 2, &a[2])?) } else { None };
+            let sel = if a.len() == 3 {
+                Some(want_tree(name, 2, &a[2])?)
+            } else {
+                None
+            };
             Value::Layout(l.rearrange(&out, sel.as_ref())?)
         }
         "compose" | "can_compose" => {
@@ -459,9 +474,9 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
                 Value::Tiler(ts) => l.compose(ts),
                 other => {
                     return Err(LayoutError::type_error(format!(
-                        "compose expects a layout, a shape or a tiler as argument 2, found {} {other}",
-                        other.kind()
-                    )))
+                    "compose expects a layout, a shape or a tiler as argument 2, found {} {other}",
+                    other.kind()
+                )))
                 }
             };
             if name == "can_compose" {
@@ -473,7 +488,11 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
         "complement" => {
             arity(name, a, 1, 2)?;
             let l = want_layout(name, 0, &a[0])?;
-            let m = if a.len() == 2 { want_int(name, 1, &a[1])? } else { l.cosize() };
+            let m = if a.len() == 2 {
+                want_int(name, 1, &a[1])?
+            } else {
+                l.cosize()
+            };
             Value::Layout(l.complement(m)?)
         }
         "divide" | "logical_divide" => {

@@ -109,14 +109,16 @@ impl<'a> Parser<'a> {
     pub fn integer(&mut self) -> Result<Option<u64>, LayoutError> {
         self.skip_ws();
         let rest = &self.text[self.pos..];
-        let len = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        let len = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
         if len == 0 {
             return Ok(None);
         }
         let digits = &rest[..len];
-        let v = digits.parse::<u64>().map_err(|_| {
-            LayoutError::value(format!("integer {digits} does not fit in 64 bits"))
-        })?;
+        let v = digits
+            .parse::<u64>()
+            .map_err(|_| LayoutError::value(format!("integer {digits} does not fit in 64 bits")))?;
         self.pos += len;
         Ok(Some(v))
     }
@@ -145,9 +147,11 @@ impl<'a> Parser<'a> {
             if let Some(v) = self.integer()? {
                 t.push_leaf(v).map_err(|e| self.error(e.describe()))?;
             } else if self.peek() == Some('(') {
-                t.push_node(Node::Push).map_err(|e| self.error(e.describe()))?;
+                t.push_node(Node::Push)
+                    .map_err(|e| self.error(e.describe()))?;
                 self.items_into(t)?;
-                t.push_node(Node::Pop).map_err(|e| self.error(e.describe()))?;
+                t.push_node(Node::Pop)
+                    .map_err(|e| self.error(e.describe()))?;
             } else {
                 return Err(self.unexpected("an integer or '('"));
             }

@@ -42,10 +42,9 @@ pub const fn filter(l: &Layout) -> Layout {
     let mut i = 0;
     while i < l.leaf_count() {
         let (s, d) = (l.leaf_extent(i), l.leaf_stride(i));
-        if s != 1 && d != 0 {
-            if let Err(_) = r.push_leaf(s, d) {
-                return coalesce(l); // cannot happen: fewer leaves than `l`
-            }
+        // cannot fail: fewer leaves than `l`
+        if s != 1 && d != 0 && r.push_leaf(s, d).is_err() {
+            return coalesce(l);
         }
         i += 1;
     }

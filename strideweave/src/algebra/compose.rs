@@ -63,10 +63,10 @@ pub const fn compose_leaf(a: &Layout, s: u64, d: u64) -> Result<Layout, CoreErro
         // divide the remaining stride out of this extent
         let new_s;
         let scale = rest_stride;
-        if si % rest_stride == 0 {
+        if si.is_multiple_of(rest_stride) {
             new_s = si / rest_stride;
             rest_stride = 1;
-        } else if rest_stride % si == 0 {
+        } else if rest_stride.is_multiple_of(si) {
             new_s = 1;
             rest_stride /= si;
         } else {
@@ -78,10 +78,10 @@ pub const fn compose_leaf(a: &Layout, s: u64, d: u64) -> Result<Layout, CoreErro
         // take what is left of B's extent from this mode
         if new_s != 1 {
             let take;
-            if rest_shape % new_s == 0 {
+            if rest_shape.is_multiple_of(new_s) {
                 take = new_s;
                 rest_shape /= new_s;
-            } else if new_s % rest_shape == 0 {
+            } else if new_s.is_multiple_of(rest_shape) {
                 take = rest_shape;
                 rest_shape = 1;
             } else {

@@ -64,7 +64,8 @@ pub enum CoreError {
     ShapeDivisibility { extent: u64, rest: u64 },
     /// Complement of a layout with colliding indices.
     NotInjective,
-    /// Complement of an injective layout whose sorted modes do not chain.
+    /// An injective layout whose sorted modes do not chain: a stride inside, or (for
+    /// `left_inverse`) not a multiple of, the span of the smaller-stride modes.
     Unchainable { stride: u64, span: u64 },
     /// Complement target smaller than the layout's size, or zero.
     CotargetTooSmall { size: u64, cotarget: u64 },
@@ -109,7 +110,7 @@ impl CoreError {
             ),
             CoreError::NotInjective => "layout is not injective (self-overlap)".to_string(),
             CoreError::Unchainable { stride, span } => format!(
-                "modes do not chain: stride {stride} lies inside the span {span} of the smaller-stride modes (injective, but no complement exists)"
+                "modes do not chain: stride {stride} is not a multiple of the span {span} of the smaller-stride modes"
             ),
             CoreError::CotargetTooSmall { size, cotarget } => {
                 format!("layout size {size} is larger than cotarget {cotarget}")

@@ -118,7 +118,7 @@ fn expr(p: &mut Parser) -> Result<Value, LayoutError> {
             }
             Ok(Value::Tiler(tiles))
         }
-        Some(c) if c.is_ascii_digit() || c == '(' => {
+        Some(c) if c.is_ascii_digit() || c == '(' || c == '-' => {
             let shape = p.int_tuple()?;
             if p.eat(':') {
                 let stride = p.int_tuple()?;
@@ -154,7 +154,6 @@ fn expr(p: &mut Parser) -> Result<Value, LayoutError> {
             }
             call(name, args)
         }
-        Some('-') => Err(p.error("negative numbers are not part of the notation")),
         _ => Err(p.unexpected("a value")),
     }
 }
@@ -170,7 +169,6 @@ fn tree_items(p: &mut Parser) -> Result<Tree, LayoutError> {
         if p.integer()?.is_some() {
             items.push(TreeItem::Leaf);
         } else {
-            let start = p.pos();
             match p.ident() {
                 Some("leaf") => items.push(TreeItem::Leaf),
                 Some("tree") => items.push(TreeItem::Tree(tree_items(p)?)),
@@ -178,7 +176,18 @@ fn tree_items(p: &mut Parser) -> Result<Tree, LayoutError> {
                     p.expect('(')?;
                     let n = match p.integer()? {
                         Some(n) => n,
-                        None => return Err(p.unexpected("a non-negative integer source id")),
+                        None => {
+                            let found = match p.ident() {
+                                Some(word) => format!("'{word}'"),
+                                None => {
+                                    let v = expr(p)?;
+                                    format!("{} {v}", v.kind())
+                                }
+                            };
+                            return Err(LayoutError::type_error(format!(
+                                "id expects an integer source id, found {found}"
+                            )));
+                        }
                     };
                     p.expect(')')?;
                     let n = usize::try_from(n)
@@ -186,20 +195,28 @@ fn tree_items(p: &mut Parser) -> Result<Tree, LayoutError> {
                     items.push(TreeItem::Id(n));
                 }
                 Some(other) => {
-                    return Err(p.error_at(
-                        start,
-                        format!(
-                            "tree item '{other}' is neither an integer, leaf, id(N) nor tree(...)"
-                        ),
-                    ))
+                    return Err(LayoutError::value(format!(
+                        "tree item '{other}' is neither an integer, a leaf marker nor a tree"
+                    )));
                 }
-                None => return Err(p.unexpected("a tree item (integer, leaf, id(N) or tree(...))")),
+                None => {
+                    let v = expr(p)?;
+                    return Err(LayoutError::value(format!(
+                        "tree item {} {v} is neither an integer, a leaf marker nor a tree",
+                        v.kind()
+                    )));
+                }
             }
         }
         if p.eat(')') {
             break;
         }
         if !p.eat(',') {
+            if p.peek() == Some(':') {
+                return Err(LayoutError::value(
+                    "tree item is a layout, which is neither an integer, a leaf marker nor a tree",
+                ));
+            }
             return Err(p.unexpected("',' or ')'"));
         }
     }
@@ -257,6 +274,11 @@ fn arity(name: &str, args: &[Value], min: usize, max: usize) -> Result<(), Layou
         )));
     }
     Ok(())
+}
+
+/// Re-kinds an argument error as a value error, where the spec says `ValueError`.
+fn as_value(e: LayoutError) -> LayoutError {
+    LayoutError::value(e.message().to_string())
 }
 
 fn want_layout(name: &str, pos: usize, v: &Value) -> Result<Layout, LayoutError> {
@@ -359,9 +381,10 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
     let int = |v: u64| Value::Tuple(IntTuple::scalar(v));
     Ok(match name {
         "layout" => {
+            // the spec makes a non-Shape or non-Stride argument a value error
             arity(name, a, 2, 2)?;
-            let s = want_tuple(name, 0, "a shape", &a[0])?;
-            let d = want_tuple(name, 1, "a stride", &a[1])?;
+            let s = want_tuple(name, 0, "a shape", &a[0]).map_err(as_value)?;
+            let d = want_tuple(name, 1, "a stride", &a[1]).map_err(as_value)?;
             Value::Layout(make_layout(s, d)?)
         }
         "shape" => Value::Tuple(*layout1(name)?.shape().as_tuple()),
@@ -387,8 +410,9 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
         "cosize" => int(layout1(name)?.cosize()),
         "is_injective" => Value::Bool(layout1(name)?.is_injective()),
         "index" => {
+            // the spec makes a non-Layout first argument a value error
             arity(name, a, 2, 2)?;
-            let l = want_layout(name, 0, &a[0])?;
+            let l = want_layout(name, 0, &a[0]).map_err(as_value)?;
             let key = want_tuple(name, 1, "a coordinate", &a[1])?;
             int(l.index(&Coord::from_tuple(key)?)?)
         }
@@ -457,9 +481,10 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
         "rearrange" => {
             arity(name, a, 2, 3)?;
             let l = want_layout(name, 0, &a[0])?;
-            let out = want_tree(name, 1, &a[1])?;
+            // the spec makes a non-Tree output or selection a value error
+            let out = want_tree(name, 1, &a[1]).map_err(as_value)?;
             let sel = if a.len() == 3 {
-                Some(want_tree(name, 2, &a[2])?)
+                Some(want_tree(name, 2, &a[2]).map_err(as_value)?)
             } else {
                 None
             };

@@ -105,10 +105,22 @@ impl<'a> Parser<'a> {
         Some(&rest[..len])
     }
 
-    /// An unsigned decimal integer, if one is next; out-of-range values are value errors.
+    /// An unsigned decimal integer, if one is next; out-of-range values are value errors,
+    /// and so is a negative literal (`-2`): the notation has no signed values, but a
+    /// negative extent, stride or id is the spec's value error, not a typo.
     pub fn integer(&mut self) -> Result<Option<u64>, LayoutError> {
         self.skip_ws();
         let rest = &self.text[self.pos..];
+        if let Some(neg) = rest.strip_prefix('-') {
+            let len = neg.find(|c: char| !c.is_ascii_digit()).unwrap_or(neg.len());
+            if len > 0 {
+                return Err(LayoutError::value(format!(
+                    "-{} is negative: extents, strides, coordinates and ids are non-negative integers",
+                    &neg[..len]
+                )));
+            }
+            return Ok(None);
+        }
         let len = rest
             .find(|c: char| !c.is_ascii_digit())
             .unwrap_or(rest.len());

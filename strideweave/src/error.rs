@@ -62,6 +62,9 @@ pub enum CoreError {
     StrideDivisibility { extent: u64, stride: u64 },
     /// Composition: neither of A's extent and B's remaining extent divides the other.
     ShapeDivisibility { extent: u64, rest: u64 },
+    /// Composition: B's modes, composed separately, would carry between A's modes
+    /// (their largest coordinates in one mode of A sum to `reach >= extent`).
+    ModeOverlap { extent: u64, reach: u64 },
     /// Complement of a layout with colliding indices.
     NotInjective,
     /// An injective layout whose sorted modes do not chain: a stride inside, or (for
@@ -107,6 +110,9 @@ impl CoreError {
             ),
             CoreError::ShapeDivisibility { extent, rest } => format!(
                 "shape divisibility condition fails: extent {extent} of A and remaining extent {rest} of B divide neither way"
+            ),
+            CoreError::ModeOverlap { extent, reach } => format!(
+                "B's modes overlap in A's coordinates: together they reach coordinate {reach} of a mode of A with extent {extent}, so A(B(c)) is not the sum of the parts"
             ),
             CoreError::NotInjective => "layout is not injective (self-overlap)".to_string(),
             CoreError::Unchainable { stride, span } => format!(

@@ -335,6 +335,7 @@ impl Layout {
     /// Consumes one coordinate item and the matching shape item.
     const fn index_item(&self, coord: &IntTuple, c: &mut Cursor) -> Result<(), CoreError> {
         let send = self.shape.item_end(c.snode);
+        let sleaf_start = c.sleaf;
         let sleaves = self.shape.count_leaves(c.snode, send);
         match coord.node(c.cnode) {
             Node::Leaf => {
@@ -373,7 +374,7 @@ impl Layout {
             Node::Pop => return Err(CoreError::CoordinateMismatch),
         }
         c.snode = send;
-        c.sleaf += sleaves;
+        c.sleaf = sleaf_start + sleaves;
         Ok(())
     }
 

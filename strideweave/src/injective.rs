@@ -61,6 +61,9 @@ fn injective_positive(mut leaves: Vec<(u64, u64)>) -> bool {
             leaves.remove(0);
             continue;
         }
+        if let Some(true) = pair_collision(&leaves) {
+            return false;
+        }
         let total = span(&leaves);
         let size = leaves
             .iter()
@@ -73,6 +76,20 @@ fn injective_positive(mut leaves: Vec<(u64, u64)>) -> bool {
         }
         return image_search(&leaves);
     }
+}
+
+/// Whether two leaves alone collide: `x*d0 == y*d1` with `0 < x < s0`, `0 < y < s1`
+/// has its smallest solution at `x = d1/g`, `y = d0/g` (`g = gcd(d0, d1)`).
+fn pair_collision(leaves: &[(u64, u64)]) -> Option<bool> {
+    for (i, &(s0, d0)) in leaves.iter().enumerate() {
+        for &(s1, d1) in &leaves[i + 1..] {
+            let g = gcd(d0, d1);
+            if d1 / g < s0 && d0 / g < s1 {
+                return Some(true);
+            }
+        }
+    }
+    None
 }
 
 /// Incremental difference sets: adding leaf `s:d` collides iff some `x*d` (`0 < x < s`)

@@ -46,8 +46,8 @@ pub enum CoreError {
     TooManyNodes,
     /// An extent below one.
     ZeroExtent,
-    /// Size, cosize or index arithmetic overflowed `u64`.
-    Overflow,
+    /// Size, cosize or index arithmetic overflowed `u64`: `lhs op rhs` (`op` is `*` or `+`).
+    Overflow { op: char, lhs: u64, rhs: u64 },
     /// Shape and stride trees differ in structure.
     NotCongruent,
     /// A coordinate component or integer key outside its extent.
@@ -91,7 +91,9 @@ impl CoreError {
                 crate::int_tuple::MAX_NODES
             ),
             CoreError::ZeroExtent => "extents must be at least 1".to_string(),
-            CoreError::Overflow => "integer arithmetic overflows 64 bits".to_string(),
+            CoreError::Overflow { op, lhs, rhs } => {
+                format!("{lhs} {op} {rhs} overflows 64 bits")
+            }
             CoreError::NotCongruent => "shape and stride are not congruent".to_string(),
             CoreError::OutOfDomain { value, extent } => {
                 format!("key {value} is outside the shape domain [0, {extent})")

@@ -56,8 +56,8 @@ fn injective_positive(mut leaves: Vec<(u64, u64)>) -> bool {
             continue;
         }
         let (s0, d0) = leaves[0];
-        let block = s0 * d0;
-        if leaves[1..].iter().all(|&(_, d)| d % block == 0) {
+        let block = s0.checked_mul(d0);
+        if block.is_some_and(|b| leaves[1..].iter().all(|&(_, d)| d.is_multiple_of(b))) {
             leaves.remove(0);
             continue;
         }
@@ -142,12 +142,14 @@ fn image_search(leaves: &[(u64, u64)]) -> bool {
             if k == leaves.len() {
                 return true;
             }
+            // wrapping: intermediate sums past the last coordinate may exceed u64, the
+            // values compared are all below the layout's cosize
             coord[k] += 1;
-            idx += leaves[k].1;
+            idx = idx.wrapping_add(leaves[k].1);
             if coord[k] < leaves[k].0 {
                 break;
             }
-            idx -= leaves[k].0 * leaves[k].1;
+            idx = idx.wrapping_sub(leaves[k].0.wrapping_mul(leaves[k].1));
             coord[k] = 0;
             k += 1;
         }

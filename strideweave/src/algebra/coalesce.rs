@@ -18,8 +18,8 @@ pub const fn coalesce(l: &Layout) -> Layout {
         } else if shapes[n - 1] == 1 {
             shapes[n - 1] = s;
             strides[n - 1] = d;
-        } else if shapes[n - 1] * strides[n - 1] == d {
-            // fits: both factors are leaves of a valid layout, product bounded by cosize
+        } else if matches!(shapes[n - 1].checked_mul(strides[n - 1]), Some(p) if p == d) {
+            // the merged extent is bounded by the layout's size
             shapes[n - 1] *= s;
         } else {
             shapes[n] = s;

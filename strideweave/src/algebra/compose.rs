@@ -211,10 +211,8 @@ const fn check_no_carry(a: &Layout, b: &Layout) -> Result<(), CoreError> {
                     new_s
                 };
                 rest_shape = rest_shape.div_ceil(new_s);
-                used[i] = match used[i].checked_add((take - 1) * scale) {
-                    Some(v) => v,
-                    None => return Err(CoreError::Overflow),
-                };
+                // both terms are below `si`; saturating keeps the comparison exact
+                used[i] = used[i].saturating_add((take - 1) * scale);
                 if used[i] >= si {
                     return Err(CoreError::ModeOverlap {
                         extent: si,

@@ -214,6 +214,15 @@ impl Tree {
         }
     }
 
+    /// The `{expression}` leaves, depth-first.
+    fn exprs(&self, out: &mut Vec<Group>) {
+        match self {
+            Tree::Expr(g) => out.push(g.clone()),
+            Tree::Tuple(items, _) => items.iter().for_each(|t| t.exprs(out)),
+            _ => {}
+        }
+    }
+
     /// Literal leaves in depth-first order (`None` for any non-literal leaf).
     fn literal_leaves(&self, out: &mut Vec<Option<u64>>) {
         match self {
@@ -645,10 +654,17 @@ fn expand_layout(input: Tokens, form: Form) -> Tokens {
     }
     let runtime = shape.has_expr() || stride.as_ref().is_some_and(Tree::has_expr);
     if runtime && form == Form::Type {
-        errs.at_span(
-            Span::call_site(),
-            "`{...}` leaves are run-time values: `layout_type!` needs integer literal leaves",
-        );
+        let mut exprs = Vec::new();
+        shape.exprs(&mut exprs);
+        if let Some(st) = &stride {
+            st.exprs(&mut exprs);
+        }
+        for g in exprs {
+            errs.at(
+                g,
+                "`{...}` leaves are run-time values: `layout_type!` needs integer literal leaves",
+            );
+        }
     }
     if let Some(st) = &stride {
         if check_congruent(&shape, st, &mut errs) {
@@ -730,9 +746,11 @@ fn expand_tree(input: Tokens, role: Role) -> Tokens {
         let rest: Tokens = p.toks[p.pos..].iter().cloned().collect();
         errs.at(rest, format!("unexpected tokens after {}", role_tree(role)));
     }
-    if t.has_expr() {
+    let mut exprs = Vec::new();
+    t.exprs(&mut exprs);
+    for g in exprs {
         errs.at(
-            t.tokens(),
+            g,
             "`{...}` leaves are run-time values: a static tree needs integer literal leaves",
         );
     }

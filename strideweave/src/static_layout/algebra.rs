@@ -58,7 +58,7 @@ macro_rules! rule {
 macro_rules! static_op {
     (
         $(#[$doc:meta])*
-        $name:ident [$($gen:tt)*] <$($p:tt),*> = $op:literal, $body:expr
+        $name:ident [$($gen:tt)*] <$($p:tt),*>
     ) => {
         $(#[$doc])*
         pub struct $name<$($p),*>(PhantomData<fn() -> ($($p,)*)>);
@@ -69,12 +69,10 @@ macro_rules! static_op {
                 let _ = <Self as StaticLayout>::LAYOUT;
                 $name(PhantomData)
             }
-        }
 
-        impl<$($gen)*> StaticLayout for $name<$($p),*> {
-            const LAYOUT: Layout = {
-                rule!($op, $body)
-            };
+            /// The value, for callers that have already evaluated `LAYOUT` themselves
+            /// (so a failing rule is reported at the user's call).
+            pub(crate) const UNIT: Self = $name(PhantomData);
         }
 
         static_common!([$($gen)*] $name<$($p),*>);
@@ -83,9 +81,12 @@ macro_rules! static_op {
 
 static_op!(
     /// `A ∘ B` computed by the compiler ([`StaticLayout::compose`]).
-    Composed [A: StaticLayout, B: StaticLayout] <A, B> = "compose(A, B)",
-        algebra::compose(&A::LAYOUT, &B::LAYOUT)
+    Composed [A: StaticLayout, B: StaticLayout] <A, B>
 );
+
+impl<A: StaticLayout, B: StaticLayout> StaticLayout for Composed<A, B> {
+    const LAYOUT: Layout = rule!("compose(A, B)", algebra::compose(&A::LAYOUT, &B::LAYOUT));
+}
 
 /// `complement(A, M)` computed by the compiler ([`StaticLayout::complement`]).
 pub struct Complement<A, const M: u64>(PhantomData<fn() -> A>);
@@ -96,6 +97,9 @@ impl<A: StaticLayout, const M: u64> Complement<A, M> {
         let _ = <Self as StaticLayout>::LAYOUT;
         Complement(PhantomData)
     }
+
+    /// The value, for callers that have already evaluated `LAYOUT` themselves.
+    pub(crate) const UNIT: Self = Complement(PhantomData);
 }
 
 impl<A: StaticLayout, const M: u64> StaticLayout for Complement<A, M> {
@@ -106,69 +110,102 @@ static_common!([A: StaticLayout, const M: u64] Complement<A, M>);
 
 static_op!(
     /// `divide(A, B)` computed by the compiler ([`StaticLayout::divide`]).
-    Divided [A: StaticLayout, B: StaticLayout] <A, B> = "divide(A, B)",
-        algebra::divide(&A::LAYOUT, &B::LAYOUT)
+    Divided [A: StaticLayout, B: StaticLayout] <A, B>
 );
+
+impl<A: StaticLayout, B: StaticLayout> StaticLayout for Divided<A, B> {
+    const LAYOUT: Layout = rule!("divide(A, B)", algebra::divide(&A::LAYOUT, &B::LAYOUT));
+}
 
 static_op!(
     /// `zipped_divide(A, T)` computed by the compiler ([`StaticLayout::zipped_divide`]).
-    ZippedDivided [A: StaticLayout, T: StaticTiler] <A, T> = "zipped_divide(A, T)",
-        algebra::zipped_divide(&A::LAYOUT, T::TILES)
+    ZippedDivided [A: StaticLayout, T: StaticTiler] <A, T>
 );
+
+impl<A: StaticLayout, T: StaticTiler> StaticLayout for ZippedDivided<A, T> {
+    const LAYOUT: Layout = rule!("zipped_divide(A, T)", algebra::zipped_divide(&A::LAYOUT, T::TILES));
+}
 
 static_op!(
     /// `tiled_divide(A, T)` computed by the compiler ([`StaticLayout::tiled_divide`]).
-    TiledDivided [A: StaticLayout, T: StaticTiler] <A, T> = "tiled_divide(A, T)",
-        algebra::tiled_divide(&A::LAYOUT, T::TILES)
+    TiledDivided [A: StaticLayout, T: StaticTiler] <A, T>
 );
+
+impl<A: StaticLayout, T: StaticTiler> StaticLayout for TiledDivided<A, T> {
+    const LAYOUT: Layout = rule!("tiled_divide(A, T)", algebra::tiled_divide(&A::LAYOUT, T::TILES));
+}
 
 static_op!(
     /// `logical_product(A, B)` computed by the compiler.
-    LogicalProduct [A: StaticLayout, B: StaticLayout] <A, B> = "logical_product(A, B)",
-        algebra::logical_product(&A::LAYOUT, &B::LAYOUT)
+    LogicalProduct [A: StaticLayout, B: StaticLayout] <A, B>
 );
+
+impl<A: StaticLayout, B: StaticLayout> StaticLayout for LogicalProduct<A, B> {
+    const LAYOUT: Layout = rule!("logical_product(A, B)", algebra::logical_product(&A::LAYOUT, &B::LAYOUT));
+}
 
 static_op!(
     /// `blocked_product(A, B)` computed by the compiler.
-    BlockedProduct [A: StaticLayout, B: StaticLayout] <A, B> = "blocked_product(A, B)",
-        algebra::blocked_product(&A::LAYOUT, &B::LAYOUT)
+    BlockedProduct [A: StaticLayout, B: StaticLayout] <A, B>
 );
+
+impl<A: StaticLayout, B: StaticLayout> StaticLayout for BlockedProduct<A, B> {
+    const LAYOUT: Layout = rule!("blocked_product(A, B)", algebra::blocked_product(&A::LAYOUT, &B::LAYOUT));
+}
 
 static_op!(
     /// `raked_product(A, B)` computed by the compiler.
-    RakedProduct [A: StaticLayout, B: StaticLayout] <A, B> = "raked_product(A, B)",
-        algebra::raked_product(&A::LAYOUT, &B::LAYOUT)
+    RakedProduct [A: StaticLayout, B: StaticLayout] <A, B>
 );
+
+impl<A: StaticLayout, B: StaticLayout> StaticLayout for RakedProduct<A, B> {
+    const LAYOUT: Layout = rule!("raked_product(A, B)", algebra::raked_product(&A::LAYOUT, &B::LAYOUT));
+}
 
 static_op!(
     /// `coalesce(A)` computed by the compiler.
-    Coalesced [A: StaticLayout] <A> = "coalesce(L)",
-        Ok::<Layout, CoreError>(algebra::coalesce(&A::LAYOUT))
+    Coalesced [A: StaticLayout] <A>
 );
+
+impl<A: StaticLayout> StaticLayout for Coalesced<A> {
+    const LAYOUT: Layout = rule!("coalesce(L)", Ok::<Layout, CoreError>(algebra::coalesce(&A::LAYOUT)));
+}
 
 static_op!(
     /// `filter(A)` computed by the compiler.
-    Filtered [A: StaticLayout] <A> = "filter(L)",
-        Ok::<Layout, CoreError>(algebra::filter(&A::LAYOUT))
+    Filtered [A: StaticLayout] <A>
 );
+
+impl<A: StaticLayout> StaticLayout for Filtered<A> {
+    const LAYOUT: Layout = rule!("filter(L)", Ok::<Layout, CoreError>(algebra::filter(&A::LAYOUT)));
+}
 
 static_op!(
     /// `right_inverse(A)` computed by the compiler.
-    RightInverse [A: StaticLayout] <A> = "right_inverse(L)",
-        algebra::right_inverse(&A::LAYOUT)
+    RightInverse [A: StaticLayout] <A>
 );
+
+impl<A: StaticLayout> StaticLayout for RightInverse<A> {
+    const LAYOUT: Layout = rule!("right_inverse(L)", algebra::right_inverse(&A::LAYOUT));
+}
 
 static_op!(
     /// `left_inverse(A)` computed by the compiler.
-    LeftInverse [A: StaticLayout] <A> = "left_inverse(L)",
-        algebra::left_inverse(&A::LAYOUT)
+    LeftInverse [A: StaticLayout] <A>
 );
+
+impl<A: StaticLayout> StaticLayout for LeftInverse<A> {
+    const LAYOUT: Layout = rule!("left_inverse(L)", algebra::left_inverse(&A::LAYOUT));
+}
 
 static_op!(
     /// `broadcast_to(A, T)` computed by the compiler ([`crate::Static::broadcast_to`]).
-    Broadcast [A: StaticLayout, T: IntTree] <A, T> = "broadcast_to(L, SHAPE)",
-        A::LAYOUT.broadcast_tuple(&T::TUPLE)
+    Broadcast [A: StaticLayout, T: IntTree] <A, T>
 );
+
+impl<A: StaticLayout, T: IntTree> StaticLayout for Broadcast<A, T> {
+    const LAYOUT: Layout = rule!("broadcast_to(L, SHAPE)", A::LAYOUT.broadcast_tuple(&T::TUPLE));
+}
 
 /// A static tiler: a tuple of one to four static tile layouts, one per leading mode.
 ///

@@ -186,7 +186,8 @@ pub trait StaticLayout: Copy + Default + fmt::Debug + fmt::Display + Send + Sync
     /// ```
     fn compose<B: StaticLayout>(self, b: B) -> Composed<Self, B> {
         let _ = b;
-        Composed::new()
+        let _ = <Composed<Self, B> as StaticLayout>::LAYOUT;
+        Composed::UNIT
     }
 
     /// `complement(self, M)`. A non-injective layout fails the build.
@@ -196,7 +197,8 @@ pub trait StaticLayout: Copy + Default + fmt::Debug + fmt::Display + Send + Sync
     /// assert_eq!(layout!((2,2):(1,6)).complement::<24>().to_string(), "(3,2):(2,12)");
     /// ```
     fn complement<const M: u64>(self) -> Complement<Self, M> {
-        Complement::new()
+        let _ = <Complement<Self, M> as StaticLayout>::LAYOUT;
+        Complement::UNIT
     }
 
     /// Logical division by a tile layout: `self ∘ (b, complement(b, SIZE))`.
@@ -208,7 +210,8 @@ pub trait StaticLayout: Copy + Default + fmt::Debug + fmt::Display + Send + Sync
     /// ```
     fn divide<B: StaticLayout>(self, b: B) -> Divided<Self, B> {
         let _ = b;
-        Divided::new()
+        let _ = <Divided<Self, B> as StaticLayout>::LAYOUT;
+        Divided::UNIT
     }
 
     /// Division by a tiler (a tuple of static tile layouts, one per leading mode), tiles
@@ -221,7 +224,8 @@ pub trait StaticLayout: Copy + Default + fmt::Debug + fmt::Display + Send + Sync
     /// ```
     fn zipped_divide<T: StaticTiler>(self, tiler: T) -> ZippedDivided<Self, T> {
         let _ = tiler;
-        ZippedDivided::new()
+        let _ = <ZippedDivided<Self, T> as StaticLayout>::LAYOUT;
+        ZippedDivided::UNIT
     }
 
     /// Division by a tiler, tiles grouped in mode 0 and every rest mode after it.
@@ -233,7 +237,8 @@ pub trait StaticLayout: Copy + Default + fmt::Debug + fmt::Display + Send + Sync
     /// ```
     fn tiled_divide<T: StaticTiler>(self, tiler: T) -> TiledDivided<Self, T> {
         let _ = tiler;
-        TiledDivided::new()
+        let _ = <TiledDivided<Self, T> as StaticLayout>::LAYOUT;
+        TiledDivided::UNIT
     }
 
     /// `(self, complement(self, SIZE·COSIZE(b)) ∘ b)`.
@@ -244,7 +249,8 @@ pub trait StaticLayout: Copy + Default + fmt::Debug + fmt::Display + Send + Sync
     /// ```
     fn logical_product<B: StaticLayout>(self, b: B) -> LogicalProduct<Self, B> {
         let _ = b;
-        LogicalProduct::new()
+        let _ = <LogicalProduct<Self, B> as StaticLayout>::LAYOUT;
+        LogicalProduct::UNIT
     }
 
     /// Blocks of `self` arranged by `b` (mode `i` is `(self_i, b_i)`).
@@ -256,7 +262,8 @@ pub trait StaticLayout: Copy + Default + fmt::Debug + fmt::Display + Send + Sync
     /// ```
     fn blocked_product<B: StaticLayout>(self, b: B) -> BlockedProduct<Self, B> {
         let _ = b;
-        BlockedProduct::new()
+        let _ = <BlockedProduct<Self, B> as StaticLayout>::LAYOUT;
+        BlockedProduct::UNIT
     }
 
     /// `self`'s elements interleaved across `b`'s copies (mode `i` is `(b_i, self_i)`).
@@ -268,7 +275,8 @@ pub trait StaticLayout: Copy + Default + fmt::Debug + fmt::Display + Send + Sync
     /// ```
     fn raked_product<B: StaticLayout>(self, b: B) -> RakedProduct<Self, B> {
         let _ = b;
-        RakedProduct::new()
+        let _ = <RakedProduct<Self, B> as StaticLayout>::LAYOUT;
+        RakedProduct::UNIT
     }
 
     /// The simplest flat layout with the same function.
@@ -278,7 +286,8 @@ pub trait StaticLayout: Copy + Default + fmt::Debug + fmt::Display + Send + Sync
     /// assert_eq!(layout!((2,(3,4)):(1,(2,6))).coalesce().to_string(), "24:1");
     /// ```
     fn coalesce(self) -> Coalesced<Self> {
-        Coalesced::new()
+        let _ = <Coalesced<Self> as StaticLayout>::LAYOUT;
+        Coalesced::UNIT
     }
 
     /// [`StaticLayout::coalesce`] that also drops stride-0 modes.
@@ -288,7 +297,8 @@ pub trait StaticLayout: Copy + Default + fmt::Debug + fmt::Display + Send + Sync
     /// assert_eq!(layout!((4,3):(0,4)).filter().to_string(), "3:4");
     /// ```
     fn filter(self) -> Filtered<Self> {
-        Filtered::new()
+        let _ = <Filtered<Self> as StaticLayout>::LAYOUT;
+        Filtered::UNIT
     }
 
     /// CuTe's `right_inverse`.
@@ -298,7 +308,8 @@ pub trait StaticLayout: Copy + Default + fmt::Debug + fmt::Display + Send + Sync
     /// assert_eq!(layout!((4,2):(2,1)).right_inverse().to_string(), "(2,4):(4,1)");
     /// ```
     fn right_inverse(self) -> RightInverse<Self> {
-        RightInverse::new()
+        let _ = <RightInverse<Self> as StaticLayout>::LAYOUT;
+        RightInverse::UNIT
     }
 
     /// CuTe's `left_inverse` (the layout must be injective).
@@ -309,7 +320,8 @@ pub trait StaticLayout: Copy + Default + fmt::Debug + fmt::Display + Send + Sync
     /// assert_eq!(l.left_inverse().layout(), l.layout().left_inverse().unwrap());
     /// ```
     fn left_inverse(self) -> LeftInverse<Self> {
-        LeftInverse::new()
+        let _ = <LeftInverse<Self> as StaticLayout>::LAYOUT;
+        LeftInverse::UNIT
     }
 }
 
@@ -379,13 +391,9 @@ impl<S: Congruent<D>, D: IntTree> Static<S, D> {
     /// The layout value. A zero extent or an overflowing size in a hand-written type
     /// fails the build here.
     pub const fn new() -> Self {
-        let () = Self::CHECKED;
+        let _ = <Self as StaticLayout>::LAYOUT;
         Static(PhantomData)
     }
-
-    const CHECKED: () = {
-        let _ = <Self as StaticLayout>::LAYOUT;
-    };
 
     /// The layout of the given shape and stride trees, e.g. from [`shape!`](crate::shape)
     /// and [`stride!`](crate::stride).
@@ -410,10 +418,11 @@ impl<S: Congruent<D>, D: IntTree> Static<S, D> {
     /// ```
     pub fn broadcast_to<T: IntTree>(self, target: T) -> Broadcast<Self, T>
     where
-        S: SameProfile<T>,
+        T: SameProfile<S>,
     {
         let _ = target;
-        Broadcast::new()
+        let _ = <Broadcast<Self, T> as StaticLayout>::LAYOUT;
+        Broadcast::UNIT
     }
 }
 

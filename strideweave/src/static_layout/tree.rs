@@ -133,12 +133,15 @@ impl Congruent<()> for () {}
 
 /// Two trees with the same profile (leaf-and-nesting recipe): what a broadcast target
 /// must share with the layout's shape.
+///
+/// `Target: SameProfile<Shape>` (the target is the self type, so the check does not steer
+/// type inference of the target).
 #[diagnostic::on_unimplemented(
-    message = "cannot broadcast shape `{Self}` to `{T}`: their profiles differ",
-    label = "the target needs the same nesting as the shape",
+    message = "cannot broadcast shape `{S}` to `{Self}`: their profiles differ",
+    label = "this target has another nesting than shape `{S}`",
     note = "broadcasting only widens extent-1 leaves; it never adds, removes, nests or flattens modes"
 )]
-pub trait SameProfile<T: IntTree>: IntTree {}
+pub trait SameProfile<S: IntTree>: IntTree {}
 
 #[diagnostic::do_not_recommend]
 impl<const A: u64, const B: u64> SameProfile<C<B>> for C<A> {}

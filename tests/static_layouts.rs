@@ -30,7 +30,10 @@ fn associated_consts_match_the_runtime_layout() {
     assert_eq!(L::RANK, r.rank());
     assert_eq!(L::DEPTH, r.depth());
     assert_eq!(L::PROFILE, r.profile().as_slice());
-    assert_eq!(L::PROFILE, [Node::Leaf, Node::Push, Node::Leaf, Node::Leaf, Node::Pop]);
+    assert_eq!(
+        L::PROFILE,
+        [Node::Leaf, Node::Push, Node::Leaf, Node::Leaf, Node::Pop]
+    );
     // spec: "A gapped layout has a larger index span than size"
     type G = layout_type!((2,3):(1,4));
     assert_eq!((G::SIZE, G::COSIZE), (6, 10));
@@ -65,13 +68,13 @@ fn static_index_by_coordinate_and_integer() {
     let l = layout!((2,(3,4)):(1,(10,100)));
     assert_eq!(l.index(&Coord::new((1, (2, 3))).unwrap()).unwrap(), 321);
     assert_eq!(l.index_leaves(&[1, 2, 3]).unwrap(), 321);
-    assert_eq!(l.at(coord!((1,(2,3)))), 321);
+    assert_eq!(l.at(coord!((1, (2, 3)))), 321);
     // spec: "Expand a linear coordinate"
     let m = layout!((3,4):(2,10));
     assert_eq!(m.index_of(5).unwrap(), 14);
     assert_eq!(m.index(&Coord::linear(5)).unwrap(), 14);
     assert_eq!(m.at(coord!(5)), 14);
-    assert_eq!(m.at(coord!((2,1))), 14);
+    assert_eq!(m.at(coord!((2, 1))), 14);
 }
 
 #[test]
@@ -101,7 +104,11 @@ fn static_out_of_domain_index_is_an_error_value() {
     ] {
         assert_eq!(err.kind(), ErrorKind::Value);
     }
-    assert!(l.index_of(12).unwrap_err().message().contains("outside the shape domain"));
+    assert!(l
+        .index_of(12)
+        .unwrap_err()
+        .message()
+        .contains("outside the shape domain"));
 }
 
 #[test]
@@ -119,9 +126,10 @@ fn static_converts_to_and_equals_runtime_layout() {
 
 #[test]
 fn hand_written_type_is_the_macro_type() {
-    let hand: Static<(C<2>, (C<3>, C<4>)), (C<1>, (C<10>, C<100>))> = layout!((2,(3,4)):(1,(10,100)));
+    type Hand = Static<(C<2>, (C<3>, C<4>)), (C<1>, (C<10>, C<100>))>;
+    let hand: Hand = layout!((2,(3,4)):(1,(10,100)));
     let _same: layout_type!((2,(3,4)):(1,(10,100))) = hand;
-    let built = Static::from_trees(shape!((2,(3,4))), stride!((1,(10,100))));
+    let built = Static::from_trees(shape!((2, (3, 4))), stride!((1, (10, 100))));
     assert_eq!(built, hand);
     assert_eq!(<(C<2>, (C<3>, C<4>))>::tuple().to_string(), "(2,(3,4))");
 }
@@ -135,11 +143,11 @@ fn rank_one_forms_are_equal() {
 
 #[test]
 fn shape_only_form_has_compact_column_major_strides() {
-    assert_eq!(layout!((4,8)).to_string(), "(4,8):(1,4)");
-    assert_eq!(layout!((4,(2,3))).to_string(), "(4,(2,3)):(1,(4,8))");
+    assert_eq!(layout!((4, 8)).to_string(), "(4,8):(1,4)");
+    assert_eq!(layout!((4, (2, 3))).to_string(), "(4,(2,3)):(1,(4,8))");
     assert_eq!(layout!(7).to_string(), "7:1");
     assert_eq!(
-        layout!((4,(2,3))).layout(),
+        layout!((4, (2, 3))).layout(),
         Layout::col_major(strideweave::Shape::new((4, (2, 3))).unwrap()).unwrap()
     );
 }
@@ -151,7 +159,10 @@ fn static_compose_matches_runtime_and_spec() {
     assert_eq!(c, rt("(5,4):(8,2)"));
     let a = layout!((4,6):(1,4));
     let b = layout!((2,3):(3,1));
-    assert_eq!(a.compose(b), rt("(4,6):(1,4)").compose(&rt("(2,3):(3,1)")).unwrap());
+    assert_eq!(
+        a.compose(b),
+        rt("(4,6):(1,4)").compose(&rt("(2,3):(3,1)")).unwrap()
+    );
 }
 
 #[test]
@@ -172,8 +183,14 @@ fn static_divisions_match_runtime_and_spec() {
     let a = rt("(8,6):(1,8)");
     let tiles = [rt("4:1"), rt("3:2")];
     let s = layout!((8,6):(1,8));
-    assert_eq!(s.zipped_divide((layout!(4:1), layout!(3:2))), a.zipped_divide(&tiles).unwrap());
-    assert_eq!(s.tiled_divide((layout!(4:1), layout!(3:2))), a.tiled_divide(&tiles).unwrap());
+    assert_eq!(
+        s.zipped_divide((layout!(4:1), layout!(3:2))),
+        a.zipped_divide(&tiles).unwrap()
+    );
+    assert_eq!(
+        s.tiled_divide((layout!(4:1), layout!(3:2))),
+        a.tiled_divide(&tiles).unwrap()
+    );
 }
 
 #[test]
@@ -214,7 +231,7 @@ fn static_algebra_results_compose_further() {
 #[test]
 fn static_broadcast_matches_spec() {
     // spec: "Widen a nested singleton leaf"
-    let b = layout!((2,(1,3)):(1,(2,2))).broadcast_to(shape!((2,(4,3))));
+    let b = layout!((2,(1,3)):(1,(2,2))).broadcast_to(shape!((2, (4, 3))));
     assert_eq!(b, rt("(2,(4,3)):(1,(0,2))"));
 }
 
@@ -223,7 +240,7 @@ fn runtime_form_checks_structure_at_compile_time_and_values_at_run_time() {
     let n = 6usize;
     let l = layout!(({n},4):(1,{n})).unwrap();
     assert_eq!(l, rt("(6,4):(1,6)"));
-    let shape_only = layout!(({n},(2,{n - 3}))).unwrap();
+    let shape_only = layout!(({ n }, (2, { n - 3 }))).unwrap();
     assert_eq!(shape_only, rt("(6,(2,3)):(1,(6,12))"));
 }
 
@@ -238,10 +255,10 @@ fn runtime_form_value_errors_are_values_not_panics() {
     assert_eq!(e.kind(), ErrorKind::Value);
     assert!(e.message().contains("-2"), "{e}");
     let big = u64::MAX;
-    let e = layout!(({big},{big})).unwrap_err();
+    let e = layout!(({ big }, { big })).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Value);
     let huge = u128::MAX;
-    assert!(layout!(({huge},2)).is_err());
+    assert!(layout!(({ huge }, 2)).is_err());
 }
 
 #[test]

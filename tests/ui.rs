@@ -21,7 +21,10 @@ fn pinned_toolchain() -> String {
 
 fn rustc_version() -> String {
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
-    let out = Command::new(rustc).arg("--version").output().expect("rustc runs");
+    let out = Command::new(rustc)
+        .arg("--version")
+        .output()
+        .expect("rustc runs");
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 

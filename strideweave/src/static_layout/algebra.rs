@@ -123,7 +123,10 @@ static_op!(
 );
 
 impl<A: StaticLayout, T: StaticTiler> StaticLayout for ZippedDivided<A, T> {
-    const LAYOUT: Layout = rule!("zipped_divide(A, T)", algebra::zipped_divide(&A::LAYOUT, T::TILES));
+    const LAYOUT: Layout = rule!(
+        "zipped_divide(A, T)",
+        algebra::zipped_divide(&A::LAYOUT, T::TILES)
+    );
 }
 
 static_op!(
@@ -132,7 +135,10 @@ static_op!(
 );
 
 impl<A: StaticLayout, T: StaticTiler> StaticLayout for TiledDivided<A, T> {
-    const LAYOUT: Layout = rule!("tiled_divide(A, T)", algebra::tiled_divide(&A::LAYOUT, T::TILES));
+    const LAYOUT: Layout = rule!(
+        "tiled_divide(A, T)",
+        algebra::tiled_divide(&A::LAYOUT, T::TILES)
+    );
 }
 
 static_op!(
@@ -141,7 +147,10 @@ static_op!(
 );
 
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for LogicalProduct<A, B> {
-    const LAYOUT: Layout = rule!("logical_product(A, B)", algebra::logical_product(&A::LAYOUT, &B::LAYOUT));
+    const LAYOUT: Layout = rule!(
+        "logical_product(A, B)",
+        algebra::logical_product(&A::LAYOUT, &B::LAYOUT)
+    );
 }
 
 static_op!(
@@ -150,7 +159,10 @@ static_op!(
 );
 
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for BlockedProduct<A, B> {
-    const LAYOUT: Layout = rule!("blocked_product(A, B)", algebra::blocked_product(&A::LAYOUT, &B::LAYOUT));
+    const LAYOUT: Layout = rule!(
+        "blocked_product(A, B)",
+        algebra::blocked_product(&A::LAYOUT, &B::LAYOUT)
+    );
 }
 
 static_op!(
@@ -159,7 +171,10 @@ static_op!(
 );
 
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for RakedProduct<A, B> {
-    const LAYOUT: Layout = rule!("raked_product(A, B)", algebra::raked_product(&A::LAYOUT, &B::LAYOUT));
+    const LAYOUT: Layout = rule!(
+        "raked_product(A, B)",
+        algebra::raked_product(&A::LAYOUT, &B::LAYOUT)
+    );
 }
 
 static_op!(
@@ -168,7 +183,10 @@ static_op!(
 );
 
 impl<A: StaticLayout> StaticLayout for Coalesced<A> {
-    const LAYOUT: Layout = rule!("coalesce(L)", Ok::<Layout, CoreError>(algebra::coalesce(&A::LAYOUT)));
+    const LAYOUT: Layout = rule!(
+        "coalesce(L)",
+        Ok::<Layout, CoreError>(algebra::coalesce(&A::LAYOUT))
+    );
 }
 
 static_op!(
@@ -177,7 +195,10 @@ static_op!(
 );
 
 impl<A: StaticLayout> StaticLayout for Filtered<A> {
-    const LAYOUT: Layout = rule!("filter(L)", Ok::<Layout, CoreError>(algebra::filter(&A::LAYOUT)));
+    const LAYOUT: Layout = rule!(
+        "filter(L)",
+        Ok::<Layout, CoreError>(algebra::filter(&A::LAYOUT))
+    );
 }
 
 static_op!(
@@ -204,7 +225,10 @@ static_op!(
 );
 
 impl<A: StaticLayout, T: IntTree> StaticLayout for Broadcast<A, T> {
-    const LAYOUT: Layout = rule!("broadcast_to(L, SHAPE)", A::LAYOUT.broadcast_tuple(&T::TUPLE));
+    const LAYOUT: Layout = rule!(
+        "broadcast_to(L, SHAPE)",
+        A::LAYOUT.broadcast_tuple(&T::TUPLE)
+    );
 }
 
 /// A static tiler: a tuple of one to four static tile layouts, one per leading mode.

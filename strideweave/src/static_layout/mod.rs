@@ -416,10 +416,7 @@ impl<S: Congruent<D>, D: IntTree> Static<S, D> {
     /// let b = layout!((2,(1,3)):(1,(2,2))).broadcast_to(shape!((2,(4,3))));
     /// assert_eq!(b.to_string(), "(2,(4,3)):(1,(0,2))");
     /// ```
-    pub fn broadcast_to<T: IntTree>(self, target: T) -> Broadcast<Self, T>
-    where
-        T: SameProfile<S>,
-    {
+    pub fn broadcast_to<T: SameProfile<S>>(self, target: T) -> Broadcast<Self, T> {
         let _ = target;
         let _ = <Broadcast<Self, T> as StaticLayout>::LAYOUT;
         Broadcast::UNIT

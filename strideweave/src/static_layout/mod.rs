@@ -117,7 +117,13 @@ pub trait StaticLayout: Copy + Default + fmt::Debug + fmt::Display + Send + Sync
         let mut k = 0;
         while k < Self::LEAVES {
             let s = Self::EXTENTS[k];
-            idx += (rest % s) * Self::STRIDES[k];
+            // `i < SIZE`, so what remains for the last leaf is already below its extent
+            let c = if k + 1 == Self::LEAVES {
+                rest
+            } else {
+                rest % s
+            };
+            idx += c * Self::STRIDES[k];
             rest /= s;
             k += 1;
         }
@@ -501,3 +507,8 @@ pub trait Same<X: ?Sized> {
 impl<T: ?Sized, X: ?Sized> Same<X> for T {
     type Type = T;
 }
+
+/// `docs/static-layouts.md`, its examples compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/static-layouts.md")]
+struct StaticLayoutsDoc;

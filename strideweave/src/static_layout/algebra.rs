@@ -22,6 +22,10 @@ macro_rules! rule {
                 "inadmissible static composition in ", $op,
                 ": the shape divisibility condition fails (each extent of A and the remaining extent of B must divide one another)"
             )),
+            Err(CoreError::ModeOverlap { .. }) => panic!(concat!(
+                "inadmissible static composition in ", $op,
+                ": B's modes overlap in A's coordinates, so A(B(c)) is not the sum of the parts (use an injective B)"
+            )),
             Err(CoreError::NotInjective) => panic!(concat!(
                 "non-injective static complement in ", $op,
                 ": a stride-0 mode maps several coordinates to one index; complement needs an injective layout"
@@ -34,7 +38,7 @@ macro_rules! rule {
                 "static complement in ", $op,
                 ": the layout's size exceeds the cotarget; the cotarget must be at least the size"
             )),
-            Err(CoreError::Overflow) => panic!(concat!(
+            Err(CoreError::Overflow { .. }) => panic!(concat!(
                 "static ", $op, " overflows: a size, cosize or index does not fit in 64 bits"
             )),
             Err(CoreError::TooManyLeaves) | Err(CoreError::TooManyNodes) => panic!(concat!(

@@ -435,7 +435,7 @@ impl<S: Congruent<D>, D: IntTree> StaticLayout for Static<S, D> {
         Err(CoreError::ZeroExtent) => {
             panic!("static layout has a zero extent: every shape extent must be at least 1")
         }
-        Err(CoreError::Overflow) => {
+        Err(CoreError::Overflow { .. }) => {
             panic!("static layout overflows: its size or cosize does not fit in 64 bits")
         }
         Err(CoreError::NotCongruent) => {

@@ -20,6 +20,8 @@ fn config() -> ProptestConfig {
     ProptestConfig {
         cases,
         max_global_rejects: cases.saturating_mul(16).max(4096),
+        // the known counterexamples live in the ignored tests, not in regression files
+        failure_persistence: None,
         ..ProptestConfig::default()
     }
 }

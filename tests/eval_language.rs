@@ -559,7 +559,10 @@ fn config() -> ProptestConfig {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(256);
-    ProptestConfig::with_cases(cases)
+    ProptestConfig {
+        failure_persistence: None,
+        ..ProptestConfig::with_cases(cases)
+    }
 }
 
 /// A stride text congruent to `shape` with leaves drawn from `seeds`.

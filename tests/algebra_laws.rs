@@ -381,6 +381,7 @@ proptest! {
     /// (CuTe's left distributivity); errors are divisibility or overflow errors.
     #[test]
     fn compose_distributes_over_the_modes_of_b(a in any_layout(1024), b in any_layout(256)) {
+        prop_assert_eq!(a.can_compose(&b).err(), a.compose(&b).err(), "can_compose({}, {})", a, b);
         match a.compose(&b) {
             Ok(r) => {
                 prop_assert_eq!(r.size(), b.size());
@@ -469,6 +470,53 @@ proptest! {
         }
     }
 
+    /// Where every grouping is admissible and evaluated inside its domain (B and C
+    /// injective), composition is associative: both groupings equal A(B(C(i))).
+    #[test]
+    fn compose_is_associative_inside_the_domains(a in any_layout(4096), b in chain_layout(512), c in chain_layout(16)) {
+        let in_domain = (0..c.size()).all(|i| eval(&c, i) < b.size() && eval(&b, eval(&c, i)) < a.size());
+        prop_assume!(in_domain);
+        let (Ok(ab), Ok(bc)) = (a.compose(&b), b.compose(&c)) else { return Ok(()) };
+        let (Ok(ab_c), Ok(a_bc)) = (ab.compose(&c), a.compose(&bc)) else { return Ok(()) };
+        for i in 0..c.size() {
+            let want = eval(&a, eval(&b, eval(&c, i)));
+            prop_assert_eq!(eval(&ab_c, i), want, "(({} o {}) o {})({})", a, b, c, i);
+            prop_assert_eq!(eval(&a_bc, i), want, "({} o ({} o {}))({})", a, b, c, i);
+        }
+    }
+
+    /// Rearranging every leaf by a permutation of ids (plus inserted singletons) moves
+    /// each leaf, extent and stride, to its new place.
+    #[test]
+    fn rearrange_moves_leaves_by_id(l in any_layout(1024), keys in prop::collection::vec(any::<u32>(), 8), ones in 0usize..3) {
+        use strideweave::{Tree, TreeItem};
+        let n = l.leaf_count();
+        let order = permutation(n, &keys);
+        let mut items: Vec<TreeItem> = order.iter().map(|&p| Node::id(p)).collect();
+        for k in 0..ones {
+            items.insert((k * 3) % (items.len() + 1), TreeItem::Leaf);
+        }
+        let out = Tree::new(items.clone()).unwrap();
+        let r = l.rearrange(&out, None).unwrap();
+        prop_assert_eq!(r.leaf_count(), n + ones);
+        prop_assert_eq!(r.size(), l.size());
+        let mut src = order.iter();
+        for (k, it) in items.iter().enumerate() {
+            match it {
+                TreeItem::Leaf => prop_assert_eq!((r.leaf_extent(k), r.leaf_stride(k)), (1, 0)),
+                _ => {
+                    let &p = src.next().unwrap();
+                    prop_assert_eq!((r.leaf_extent(k), r.leaf_stride(k)), (l.leaf_extent(p), l.leaf_stride(p)));
+                }
+            }
+        }
+        // leaving out a leaf of extent > 1 is an error
+        if let Some(p) = (0..n).find(|&p| l.leaf_extent(p) > 1) {
+            let partial: Vec<TreeItem> = (0..n).filter(|&q| q != p).map(Node::id).collect();
+            prop_assert!(l.rearrange(&Tree::new(partial).unwrap(), None).is_err());
+        }
+    }
+
     /// (L, complement(L, M)) is injective; complement fails exactly for non-injective L,
     /// size(L) > M, or modes that do not chain; under CuTe's strong conditions it
     /// succeeds and (L, C) is a bijection onto [0, M).
@@ -493,6 +541,7 @@ proptest! {
                     prop_assert!(e.message().contains("self-overlap"));
                 } else {
                     prop_assert!(matches!(core, Some(CoreError::Unchainable { .. })), "{}", e);
+                    prop_assert!(e.message().contains("do not chain"), "{}", e);
                     prop_assert!(!strong_complement_conditions(&l, m));
                 }
             }

@@ -726,6 +726,70 @@ fn requirement_compose_rejects_indivisible_operands() {
     );
 }
 
+#[test]
+fn requirement_compose_names_the_condition_of_the_whitepaper_examples() {
+    // the CuTe whitepaper's inadmissible compositions, each under its own condition
+    let stride = |a: &str, b: &str| {
+        let e = lay(a).compose(&lay(b)).unwrap_err();
+        assert!(
+            matches!(e.core(), Some(CoreError::StrideDivisibility { .. })),
+            "{e}"
+        );
+        assert!(e.message().contains("stride divisibility"), "{e}");
+    };
+    let shape_ = |a: &str, b: &str| {
+        let e = lay(a).compose(&lay(b)).unwrap_err();
+        assert!(
+            matches!(e.core(), Some(CoreError::ShapeDivisibility { .. })),
+            "{e}"
+        );
+        assert!(e.message().contains("shape divisibility"), "{e}");
+    };
+    stride("(4,6,8):(2,3,5)", "6:3");
+    shape_("(4,6,8):(2,3,5)", "6:1");
+    stride("(4,2,8):(3,12,97)", "4:3");
+    stride("(4,2,8):(3,15,97)", "3:3");
+    shape_("(5,3):(7,1)", "7:1");
+    stride("(5,3):(7,1)", "2:3");
+}
+
+#[test]
+#[ignore = "BUG (over-rejection): compose((4,2,8):(3,12,97), 3:3) fails stride divisibility; B stays inside A's first mode and the CuTe whitepaper gives 3:9"]
+fn requirement_compose_admits_a_tile_inside_the_first_mode() {
+    let r = lay("(4,2,8):(3,12,97)").compose(&lay("3:3"));
+    assert_eq!(r.ok(), Some(lay("3:9")));
+}
+
+#[test]
+fn requirement_compose_is_associative_inside_the_domains() {
+    // CuTe's associativity post-condition: both groupings equal A(B(C(i)))
+    for (a, b, c) in [
+        ("(4,3):(3,1)", "(4,3):(1,4)", "(4,3):(1,4)"),
+        ("(4,3):(3,1)", "(4,3):(1,4)", "6:2"),
+        ("(4,3):(1,4)", "(4,3):(3,1)", "(4,3):(1,4)"),
+        ("(4,3):(1,4)", "(4,3):(3,1)", "6:2"),
+        ("(6,4):(4,1)", "(4,3):(3,1)", "(4,3):(1,4)"),
+        ("(6,4):(4,1)", "(4,3):(3,1)", "6:2"),
+        ("6:2", "(2,3):(3,1)", "(2,3):(1,2)"),
+        ("6:2", "(2,3):(1,2)", "(2,3):(3,1)"),
+        ("(2,3):(3,1)", "(2,3):(1,2)", "(2,3):(1,2)"),
+        ("(8,8):(8,1)", "(6,4):(4,1)", "6:2"),
+        ("(8,8):(8,1)", "(6,4):(4,1)", "(2,3):(1,2)"),
+        ("(4,6):(1,4)", "(4,3):(3,1)", "(4,3):(1,4)"),
+    ] {
+        let (a, b, c) = (lay(a), lay(b), lay(c));
+        let ab_c = a.compose(&b).unwrap().compose(&c).unwrap();
+        let a_bc = a.compose(&b.compose(&c).unwrap()).unwrap();
+        for i in 0..c.size() {
+            let want = a
+                .index_of(b.index_of(c.index_of(i).unwrap()).unwrap())
+                .unwrap();
+            assert_eq!(ab_c.index_of(i).unwrap(), want, "(({a} o {b}) o {c})({i})");
+            assert_eq!(a_bc.index_of(i).unwrap(), want, "({a} o ({b} o {c}))({i})");
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Requirement: Layout complement requires an injective congruent layout
 // ---------------------------------------------------------------------------------------

@@ -517,6 +517,30 @@ proptest! {
         }
     }
 
+    /// divide_shape is divide_tiler with unit-stride tiles, and the by-mode logical
+    /// product is logical_product on each leading mode, later modes kept.
+    #[test]
+    fn shape_and_tiler_forms_of_divide_and_product_are_by_mode(a in any_layout(1024), sizes in prop::collection::vec(1u64..=6, 3)) {
+        let k = a.rank().min(sizes.len());
+        let tiles: Vec<Layout> = sizes[..k].iter().map(|&n| Layout::leaf(n, 1).unwrap()).collect();
+        let shape = Shape::new(sizes[..k].to_vec()).unwrap();
+        let by_shape = a.divide_shape(&shape).map_err(|e| e.core());
+        let by_tiler = a.divide_tiler(&tiles).map_err(|e| e.core());
+        prop_assert_eq!(&by_shape, &by_tiler, "divide_shape vs divide_tiler of {}", a);
+        let p = a.logical_product_tiler(&tiles);
+        match &p {
+            Ok(p) => {
+                prop_assert_eq!(p.rank(), a.rank());
+                for m in 0..a.rank() {
+                    let am = a.get(m).unwrap();
+                    let want = if m < k { am.logical_product(&tiles[m]).unwrap() } else { am };
+                    prop_assert_eq!(image(&p.get(m).unwrap()), image(&want), "mode {} of {}", m, p);
+                }
+            }
+            Err(_) => prop_assert!((0..k).any(|m| a.get(m).unwrap().logical_product(&tiles[m]).is_err())),
+        }
+    }
+
     /// (L, complement(L, M)) is injective; complement fails exactly for non-injective L,
     /// size(L) > M, or modes that do not chain; under CuTe's strong conditions it
     /// succeeds and (L, C) is a bijection onto [0, M).
@@ -695,6 +719,21 @@ proptest! {
     /// is_injective equals brute force.
     #[test]
     fn is_injective_equals_brute_force(l in any_layout(2048)) {
+        prop_assert_eq!(l.is_injective(), brute_injective(&l), "is_injective({})", l);
+    }
+
+    /// is_injective equals brute force with wide strides (exercising its peeling, the
+    /// difference search and the image search).
+    #[test]
+    fn is_injective_equals_brute_force_with_wide_strides(
+        it in items(),
+        strides in prop::collection::vec(prop_oneof![0u64..=64, 0u64..=4096, (1u64..=64).prop_map(|k| k * 97)], 8),
+    ) {
+        let (sh, mut st) = build(&it, 4096);
+        for i in 0..sh.leaf_count() {
+            st = with_leaf(&st, i, strides[i]);
+        }
+        let l = Layout::from_trees(sh, st).unwrap();
         prop_assert_eq!(l.is_injective(), brute_injective(&l), "is_injective({})", l);
     }
 

@@ -1,2 +1,35 @@
-//! The `strideweave` command-line tool.
-fn main() {}
+//! The `strideweave` command-line tool: a layout calculator (`eval`) and, beside it,
+//! viewers and tensor tools. Each subcommand lives in its own module.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod eval_cmd;
+
+/// CuTe-style layouts from the command line.
+#[derive(Parser)]
+#[command(name = "strideweave", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Evaluate layout expressions (arguments, or standard input one per line).
+    Eval(eval_cmd::EvalArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cli.command {
+        Command::Eval(args) => eval_cmd::run(args),
+    }
+}

@@ -1,0 +1,62 @@
+//! `strideweave eval`: one output line per expression, exit 1 if any failed.
+
+use clap::Args;
+use std::io::{self, BufRead, BufWriter, Write};
+use std::process::ExitCode;
+use strideweave::eval::eval_line;
+
+/// Arguments of `strideweave eval`.
+#[derive(Args)]
+pub struct EvalArgs {
+    /// Expressions to evaluate; with none, standard input is read one per line
+    /// (blank lines and lines starting with `#` are skipped).
+    #[arg(allow_hyphen_values = true)]
+    pub exprs: Vec<String>,
+}
+
+/// Evaluates each expression and prints its line; 0 if all succeeded, 1 otherwise.
+pub fn run(args: EvalArgs) -> ExitCode {
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut failed = false;
+    let mut emit = |line: &str, out: &mut BufWriter<io::StdoutLock>| -> io::Result<()> {
+        let r = eval_line(line);
+        failed |= r.starts_with("error: ");
+        writeln!(out, "{r}")
+    };
+    let result = if args.exprs.is_empty() {
+        let stdin = io::stdin();
+        let mut res = Ok(());
+        for line in stdin.lock().lines() {
+            let line = match line {
+                Ok(l) => l,
+                Err(e) => {
+                    res = Err(e);
+                    break;
+                }
+            };
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            if let Err(e) = emit(t, &mut out) {
+                res = Err(e);
+                break;
+            }
+        }
+        res
+    } else {
+        args.exprs.iter().try_for_each(|e| emit(e, &mut out))
+    };
+    if let Err(e) = result.and_then(|_| out.flush()) {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            eprintln!("strideweave eval: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,63 @@
+//! Complement: the layout of the index factors a layout leaves out, up to a cotarget.
+
+use super::{coalesce, from_pairs, sort_leaves_by_stride};
+use crate::error::{tri, CoreError};
+use crate::layout::mul;
+use crate::{Layout, MAX_LEAVES};
+
+/// `complement(L, M)`: a layout `C` such that `(L, C)` is injective, `C` is increasing, and
+/// (when every stride of L is a multiple of the span below it) `(L, C)` covers `[0, M)`,
+/// rounded up to a whole number of L's spans.
+///
+/// Fails when L is not injective ([`CoreError::NotInjective`] for broadcast modes,
+/// [`CoreError::Unchainable`] when a stride lies inside the span of the smaller ones, which
+/// the runtime method refines), when `size(L) > M`, or when `M == 0`.
+pub const fn complement(l: &Layout, cotarget: u64) -> Result<Layout, CoreError> {
+    if cotarget == 0 || l.size() > cotarget {
+        return Err(CoreError::CotargetTooSmall {
+            size: l.size(),
+            cotarget,
+        });
+    }
+    complement_unchecked_size(l, cotarget)
+}
+
+/// [`complement`] without the `size(L) <= M` check: CuTe's `complement(L)` with the
+/// default cotarget 1, as used by `left_inverse`.
+pub const fn complement_unchecked_size(l: &Layout, cotarget: u64) -> Result<Layout, CoreError> {
+    let mut order = [0usize; MAX_LEAVES];
+    let mut n = 0;
+    let mut i = 0;
+    while i < l.leaf_count() {
+        if l.leaf_extent(i) != 1 {
+            if l.leaf_stride(i) == 0 {
+                return Err(CoreError::NotInjective);
+            }
+            order[n] = i;
+            n += 1;
+        }
+        i += 1;
+    }
+    sort_leaves_by_stride(l, &mut order, n);
+    let mut shapes = [0u64; MAX_LEAVES];
+    let mut strides = [0u64; MAX_LEAVES];
+    let mut current: u64 = 1;
+    let mut k = 0;
+    while k < n {
+        let (s, d) = (l.leaf_extent(order[k]), l.leaf_stride(order[k]));
+        if d < current {
+            return Err(CoreError::Unchainable {
+                stride: d,
+                span: current,
+            });
+        }
+        shapes[k] = d / current;
+        strides[k] = current;
+        current = tri!(mul(s, d));
+        k += 1;
+    }
+    shapes[n] = cotarget.div_ceil(current);
+    strides[n] = current;
+    let r = tri!(from_pairs(&shapes, &strides, n + 1));
+    Ok(coalesce(&r))
+}

@@ -1,0 +1,112 @@
+//! Logical division: a layout split into one tile and the rest, by layout or by mode.
+
+use super::{complement, compose};
+use crate::error::{tri, CoreError};
+use crate::int_tuple::IntTuple;
+use crate::Layout;
+
+/// `divide(A, B) = A ∘ (B, complement(B, size(A)))`: mode 0 walks one tile, mode 1 the tiles.
+pub const fn divide(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
+    let c = tri!(complement(b, a.size()));
+    let mut bc = Layout::EMPTY;
+    tri!(bc.push_mode(b));
+    tri!(bc.push_mode(&c));
+    compose(a, &bc)
+}
+
+/// Divides mode `i` of A by tile `i`; A's later modes are kept: `((t0,r0),(t1,r1),a2,...)`.
+pub const fn divide_tiler(a: &Layout, tiles: &[Layout]) -> Result<Layout, CoreError> {
+    let rank = a.rank();
+    if tiles.len() > rank {
+        return Err(CoreError::TooManyTiles {
+            tiles: tiles.len() as u64,
+            rank: rank as u64,
+        });
+    }
+    let mut r = Layout::EMPTY;
+    let mut i = 0;
+    while i < rank {
+        let ai = tri!(a.mode(i));
+        if i < tiles.len() {
+            tri!(r.push_mode(&tri!(divide(&ai, &tiles[i]))));
+        } else {
+            tri!(r.push_mode(&ai));
+        }
+        i += 1;
+    }
+    r.validated()
+}
+
+/// [`divide_tiler`] with a shape: integer item `n` is the tile `n:1`, nested items apply
+/// by mode inside the corresponding mode.
+pub const fn divide_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, CoreError> {
+    let rank = a.rank();
+    let tiles = shape.rank();
+    if tiles > rank {
+        return Err(CoreError::TooManyTiles {
+            tiles: tiles as u64,
+            rank: rank as u64,
+        });
+    }
+    let mut r = Layout::EMPTY;
+    let mut i = 0;
+    while i < rank {
+        let ai = tri!(a.mode(i));
+        if i < tiles {
+            let ti = tri!(shape.mode(i));
+            let ri = if ti.is_scalar() {
+                tri!(divide(&ai, &tri!(Layout::leaf(ti.leaf(0), 1))))
+            } else {
+                tri!(divide_shape(&ai, &ti))
+            };
+            tri!(r.push_mode(&ri));
+        } else {
+            tri!(r.push_mode(&ai));
+        }
+        i += 1;
+    }
+    r.validated()
+}
+
+/// Tile and rest parts of a by-mode division: `(tiles, rests)` as two layouts.
+const fn split_tiles(a: &Layout, tiles: &[Layout]) -> Result<(Layout, Layout), CoreError> {
+    if tiles.len() > a.rank() {
+        return Err(CoreError::TooManyTiles {
+            tiles: tiles.len() as u64,
+            rank: a.rank() as u64,
+        });
+    }
+    let mut tile = Layout::EMPTY;
+    let mut rest = Layout::EMPTY;
+    let mut i = 0;
+    while i < tiles.len() {
+        let d = tri!(divide(&tri!(a.mode(i)), &tiles[i]));
+        tri!(tile.push_mode(&tri!(d.mode(0))));
+        tri!(rest.push_mode(&tri!(d.mode(1))));
+        i += 1;
+    }
+    Ok((tile, rest))
+}
+
+/// `((t0,t1,...),(r0,r1,...),a_k,...)`: the tiles grouped in mode 0, the rests in mode 1,
+/// then A's modes that no tile mentions (CuTe folds those into mode 1 instead; the
+/// notation spec places them after it).
+pub const fn zipped_divide(a: &Layout, tiles: &[Layout]) -> Result<Layout, CoreError> {
+    let (tile, rest) = tri!(split_tiles(a, tiles));
+    let mut r = Layout::EMPTY;
+    tri!(r.push_group(&tile));
+    tri!(r.push_group(&rest));
+    tri!(r.push_modes(&tri!(a.modes(tiles.len(), a.rank()))));
+    r.validated()
+}
+
+/// `((t0,t1,...),r0,r1,...,a_k,...)`: the tiles grouped in mode 0, then every rest mode
+/// and A's untouched modes.
+pub const fn tiled_divide(a: &Layout, tiles: &[Layout]) -> Result<Layout, CoreError> {
+    let (tile, rest) = tri!(split_tiles(a, tiles));
+    let mut r = Layout::EMPTY;
+    tri!(r.push_group(&tile));
+    tri!(r.push_modes(&rest));
+    tri!(r.push_modes(&tri!(a.modes(tiles.len(), a.rank()))));
+    r.validated()
+}

@@ -1,0 +1,61 @@
+//! The layout algebra as `const fn`s over [`Layout`](crate::Layout): one implementation
+//! shared by runtime layouts (through the methods in [`crate::ops`]) and static layouts
+//! (evaluated by the compiler in associated consts).
+//!
+//! Each function returns [`CoreError`](crate::CoreError) on failure; the runtime methods add
+//! the layouts involved to the message.
+
+mod coalesce;
+mod complement;
+mod compose;
+mod divide;
+mod inverse;
+mod product;
+
+pub use coalesce::{coalesce, filter};
+pub use complement::{complement, complement_unchecked_size};
+pub use compose::{can_compose, compose, compose_leaf, compose_shape, compose_tiler};
+pub use divide::{divide, divide_shape, divide_tiler, tiled_divide, zipped_divide};
+pub use inverse::{left_inverse, right_inverse};
+pub use product::{blocked_product, logical_product, logical_product_tiler, raked_product};
+
+use crate::error::CoreError;
+use crate::Layout;
+
+/// Sorts the index array `order[..n]` by `(stride, extent)` of `l`'s leaves (insertion
+/// sort: `const`, stable, and layouts are small).
+pub(crate) const fn sort_leaves_by_stride(l: &Layout, order: &mut [usize; crate::MAX_LEAVES], n: usize) {
+    let mut i = 1;
+    while i < n {
+        let mut j = i;
+        while j > 0 {
+            let a = order[j - 1];
+            let b = order[j];
+            let (da, sa) = (l.leaf_stride(a), l.leaf_extent(a));
+            let (db, sb) = (l.leaf_stride(b), l.leaf_extent(b));
+            if da > db || (da == db && sa > sb) {
+                order[j - 1] = b;
+                order[j] = a;
+                j -= 1;
+            } else {
+                break;
+            }
+        }
+        i += 1;
+    }
+}
+
+/// A layout from flat `(extent, stride)` pairs: a single pair gives a rank-1 layout.
+pub(crate) const fn from_pairs(
+    shapes: &[u64; crate::MAX_LEAVES],
+    strides: &[u64; crate::MAX_LEAVES],
+    n: usize,
+) -> Result<Layout, CoreError> {
+    let mut r = Layout::EMPTY;
+    let mut i = 0;
+    while i < n {
+        crate::error::tri!(r.push_leaf(shapes[i], strides[i]));
+        i += 1;
+    }
+    r.validated()
+}

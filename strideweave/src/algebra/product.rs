@@ -1,0 +1,98 @@
+//! Products: a layout repeated over the index space another layout describes.
+
+use super::{complement, compose};
+use crate::error::{tri, CoreError};
+use crate::layout::mul;
+use crate::Layout;
+
+/// `(A, complement(A, size(A)*cosize(B)) ∘ B)`: mode 0 is one copy of A, mode 1 walks
+/// the copies in B's order.
+pub const fn logical_product(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
+    let m = tri!(mul(a.size(), b.cosize()));
+    let c = tri!(complement(a, m));
+    let cb = tri!(compose(&c, b));
+    let mut r = Layout::EMPTY;
+    tri!(r.push_mode(a));
+    tri!(r.push_mode(&cb));
+    r.validated()
+}
+
+/// [`logical_product`] by mode: mode `i` of A with tile `i`; A's later modes kept.
+pub const fn logical_product_tiler(a: &Layout, tiles: &[Layout]) -> Result<Layout, CoreError> {
+    let rank = a.rank();
+    if tiles.len() > rank {
+        return Err(CoreError::TooManyTiles {
+            tiles: tiles.len() as u64,
+            rank: rank as u64,
+        });
+    }
+    let mut r = Layout::EMPTY;
+    let mut i = 0;
+    while i < rank {
+        let ai = tri!(a.mode(i));
+        if i < tiles.len() {
+            tri!(r.push_mode(&tri!(logical_product(&ai, &tiles[i]))));
+        } else {
+            tri!(r.push_mode(&ai));
+        }
+        i += 1;
+    }
+    r.validated()
+}
+
+/// `l` padded with `1:0` modes to rank `r` (CuTe's `append<R>`).
+const fn pad_rank(l: &Layout, r: usize) -> Result<Layout, CoreError> {
+    let mut out = Layout::EMPTY;
+    tri!(out.push_modes(l));
+    let mut k = l.rank();
+    while k < r {
+        tri!(out.push_leaf(1, 0));
+        k += 1;
+    }
+    Ok(out)
+}
+
+/// The two halves of `logical_product(append<R>(A), append<R>(B))`, each of rank R.
+const fn product_halves(a: &Layout, b: &Layout) -> Result<(Layout, Layout, usize), CoreError> {
+    let r = if a.rank() > b.rank() { a.rank() } else { b.rank() };
+    let pa = tri!(pad_rank(a, r));
+    let pb = tri!(pad_rank(b, r));
+    let m = tri!(mul(pa.size(), pb.cosize()));
+    let c = tri!(complement(&pa, m));
+    let cb = tri!(compose(&c, &pb));
+    Ok((pa, cb, r))
+}
+
+/// Zips two rank-R layouts mode by mode: `((x0,y0),(x1,y1),...)`; for R = 1 (integral
+/// layouts in CuTe) simply `(x,y)`.
+const fn zip(x: &Layout, y: &Layout, r: usize) -> Result<Layout, CoreError> {
+    let mut out = Layout::EMPTY;
+    if r == 1 {
+        tri!(out.push_mode(x));
+        tri!(out.push_mode(y));
+        return out.validated();
+    }
+    let mut i = 0;
+    while i < r {
+        let mut pair = Layout::EMPTY;
+        tri!(pair.push_mode(&tri!(x.mode(i))));
+        tri!(pair.push_mode(&tri!(y.mode(i))));
+        tri!(out.push_group(&pair));
+        i += 1;
+    }
+    out.validated()
+}
+
+/// Blocks of A arranged by B: mode `i` is `(A_i, B_i)`, A's elements contiguous in each
+/// block (CuTe's `blocked_product`).
+pub const fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
+    let (pa, cb, r) = tri!(product_halves(a, b));
+    zip(&pa, &cb, r)
+}
+
+/// A's elements interleaved ("raked") across B's copies: mode `i` is `(B_i, A_i)`
+/// (CuTe's `raked_product`).
+pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
+    let (pa, cb, r) = tri!(product_halves(a, b));
+    zip(&cb, &pa, r)
+}

@@ -1,0 +1,228 @@
+//! Errors: a value-level [`CoreError`] produced by the `const fn` algebra, and the
+//! user-facing [`LayoutError`] that names the offending values.
+
+use std::fmt;
+
+/// Whether an error is about the kind of a value, its contents, or the text it came from.
+///
+/// This is the spec's `TypeError` / `ValueError` distinction, plus `Syntax` for notation
+/// that does not parse. `strideweave eval` prints it as `error: KIND: MESSAGE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// The text does not parse as notation.
+    Syntax,
+    /// A value of the wrong kind (a layout where a shape is expected, ...).
+    Type,
+    /// A well-typed value the operation rejects.
+    Value,
+}
+
+impl ErrorKind {
+    /// The lower-case word `eval` prints for this kind.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Syntax => "syntax",
+            ErrorKind::Type => "type",
+            ErrorKind::Value => "value",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A failure of the `const fn` core, small and `Copy` so it can be produced at compile time.
+///
+/// The runtime API turns it into a [`LayoutError`] whose message also shows the layouts
+/// involved; static layouts turn it into a build error naming the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CoreError {
+    /// More leaves than a layout can hold inline.
+    TooManyLeaves,
+    /// More tree nodes (leaves and parentheses) than a layout can hold inline.
+    TooManyNodes,
+    /// An extent below one.
+    ZeroExtent,
+    /// Size, cosize or index arithmetic overflowed `u64`.
+    Overflow,
+    /// Shape and stride trees differ in structure.
+    NotCongruent,
+    /// A coordinate component or integer key outside its extent.
+    OutOfDomain { value: u64, extent: u64 },
+    /// A coordinate with a different tree structure than the shape.
+    CoordinateMismatch,
+    /// A mode index outside `0..rank`.
+    ModeOutOfRange { index: u64, rank: u64 },
+    /// A tiler or profile with more modes than the layout it applies to.
+    TooManyTiles { tiles: u64, rank: u64 },
+    /// Composition: neither of A's extent and B's remaining stride divides the other.
+    StrideDivisibility { extent: u64, stride: u64 },
+    /// Composition: neither of A's extent and B's remaining extent divides the other.
+    ShapeDivisibility { extent: u64, rest: u64 },
+    /// Complement of a layout with colliding indices.
+    NotInjective,
+    /// Complement of an injective layout whose sorted modes do not chain.
+    Unchainable { stride: u64, span: u64 },
+    /// Complement target smaller than the layout's size, or zero.
+    CotargetTooSmall { size: u64, cotarget: u64 },
+    /// Broadcast of an extent other than one to a different extent.
+    BroadcastExtent { from: u64, to: u64 },
+    /// Broadcast target with another profile.
+    ProfileMismatch,
+}
+
+impl CoreError {
+    /// A one-line description of the rule that failed, without the layouts involved.
+    pub fn describe(&self) -> String {
+        match *self {
+            CoreError::TooManyLeaves => format!(
+                "more than {} leaves in one layout",
+                crate::int_tuple::MAX_LEAVES
+            ),
+            CoreError::TooManyNodes => format!(
+                "more than {} tree nodes in one layout",
+                crate::int_tuple::MAX_NODES
+            ),
+            CoreError::ZeroExtent => "extents must be at least 1".to_string(),
+            CoreError::Overflow => "integer arithmetic overflows 64 bits".to_string(),
+            CoreError::NotCongruent => "shape and stride are not congruent".to_string(),
+            CoreError::OutOfDomain { value, extent } => {
+                format!("key {value} is outside the shape domain [0, {extent})")
+            }
+            CoreError::CoordinateMismatch => {
+                "coordinate does not match the shape's hierarchy".to_string()
+            }
+            CoreError::ModeOutOfRange { index, rank } => {
+                format!("mode {index} is out of range for rank {rank}")
+            }
+            CoreError::TooManyTiles { tiles, rank } => {
+                format!("{tiles} tiles given for a layout of rank {rank}")
+            }
+            CoreError::StrideDivisibility { extent, stride } => format!(
+                "stride divisibility condition fails: extent {extent} of A and stride {stride} of B divide neither way"
+            ),
+            CoreError::ShapeDivisibility { extent, rest } => format!(
+                "shape divisibility condition fails: extent {extent} of A and remaining extent {rest} of B divide neither way"
+            ),
+            CoreError::NotInjective => "layout is not injective (self-overlap)".to_string(),
+            CoreError::Unchainable { stride, span } => format!(
+                "modes do not chain: stride {stride} lies inside the span {span} of the smaller-stride modes (injective, but no complement exists)"
+            ),
+            CoreError::CotargetTooSmall { size, cotarget } => {
+                format!("layout size {size} is larger than cotarget {cotarget}")
+            }
+            CoreError::BroadcastExtent { from, to } => {
+                format!("extent {from} cannot broadcast to {to} (only extent 1 widens)")
+            }
+            CoreError::ProfileMismatch => "shape profiles differ".to_string(),
+        }
+    }
+}
+
+/// The error every fallible StrideWeave operation returns: a kind and a message that
+/// names the offending values. Nothing is partially built when one is returned.
+///
+/// ```
+/// use strideweave::{ErrorKind, Layout, Shape, Stride};
+/// let err = Layout::new(Shape::new((2, (3, 4))).unwrap(), Stride::new((1, 2, 6)).unwrap())
+///     .unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::Value);
+/// assert_eq!(err.message(), "shape (2,(3,4)) and stride (1,2,6) are not congruent");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutError {
+    kind: ErrorKind,
+    message: String,
+    core: Option<CoreError>,
+    column: Option<usize>,
+}
+
+impl LayoutError {
+    /// A value error with the given message.
+    pub fn value(message: impl Into<String>) -> Self {
+        LayoutError {
+            kind: ErrorKind::Value,
+            message: message.into(),
+            core: None,
+            column: None,
+        }
+    }
+
+    /// A type error with the given message.
+    pub fn type_error(message: impl Into<String>) -> Self {
+        LayoutError {
+            kind: ErrorKind::Type,
+            message: message.into(),
+            core: None,
+            column: None,
+        }
+    }
+
+    /// A syntax error with the given message.
+    pub fn syntax(message: impl Into<String>) -> Self {
+        LayoutError {
+            kind: ErrorKind::Syntax,
+            message: message.into(),
+            core: None,
+            column: None,
+        }
+    }
+
+    /// A value error from a core failure, prefixed with what was being done.
+    pub fn from_core(context: impl fmt::Display, core: CoreError) -> Self {
+        LayoutError {
+            kind: ErrorKind::Value,
+            message: format!("{context}: {}", core.describe()),
+            core: Some(core),
+            column: None,
+        }
+    }
+
+    /// Records the 1-based column of input text the error points at.
+    pub fn with_column(mut self, column: usize) -> Self {
+        self.column = Some(column);
+        self
+    }
+
+    /// The 1-based column of the offending text, for syntax errors.
+    pub fn column(&self) -> Option<usize> {
+        self.column
+    }
+
+    /// Value, type or syntax.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The human-readable message (without the kind).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The core rule that failed, when the error came from the algebra.
+    pub fn core(&self) -> Option<CoreError> {
+        self.core
+    }
+}
+
+impl fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind, self.message)
+    }
+}
+
+impl std::error::Error for LayoutError {}
+
+/// `?` for `const fn`: returns the error of a `Result`, or yields its value.
+macro_rules! tri {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        }
+    };
+}
+pub(crate) use tri;

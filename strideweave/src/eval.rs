@@ -1,0 +1,542 @@
+//! The `eval` language of `spec/layout-notation.md`: values and function calls over
+//! layouts, evaluated to one canonical output line each.
+//!
+//! ```
+//! use strideweave::eval::eval_line;
+//! assert_eq!(eval_line("compose(20:2, (5,4):(4,1))"), "(5,4):(8,2)");
+//! assert_eq!(eval_line("cosize((2,3):(1,4))"), "10");
+//! assert_eq!(
+//!     eval_line("layout((2,(3,4)),(1,2,6))"),
+//!     "error: value: shape (2,(3,4)) and stride (1,2,6) are not congruent"
+//! );
+//! ```
+
+use crate::error::LayoutError;
+use crate::int_tuple::{Coord, IntTuple, Node, Shape};
+use crate::notation::{make_layout, Parser};
+use crate::ops::tiler_notation;
+use crate::tree::{profile_notation, Tree, TreeItem};
+use crate::Layout;
+use std::fmt;
+
+/// A value of the `eval` language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// An integer tree; a single integer is a rank-1 tuple.
+    Tuple(IntTuple),
+    /// A layout.
+    Layout(Layout),
+    /// `[L, L, ...]`.
+    Tiler(Vec<Layout>),
+    /// `tree(...)`.
+    Tree(Tree),
+    /// `true` / `false`.
+    Bool(bool),
+    /// `none`.
+    None,
+    /// A profile (output only).
+    Profile(Vec<Node>),
+}
+
+impl Value {
+    fn kind(&self) -> &'static str {
+        match self {
+            Value::Tuple(t) if t.is_scalar() => "an integer",
+            Value::Tuple(_) => "an int tuple",
+            Value::Layout(_) => "a layout",
+            Value::Tiler(_) => "a tiler",
+            Value::Tree(_) => "a tree",
+            Value::Bool(_) => "a boolean",
+            Value::None => "none",
+            Value::Profile(_) => "a profile",
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Tuple(t) => write!(f, "{t}"),
+            Value::Layout(l) => write!(f, "{l}"),
+            Value::Tiler(ts) => f.write_str(&tiler_notation(ts)),
+            Value::Tree(t) => write!(f, "{t}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::None => f.write_str("none"),
+            Value::Profile(p) => f.write_str(&profile_notation(p)),
+        }
+    }
+}
+
+/// Evaluates one expression to a value.
+pub fn eval(text: &str) -> Result<Value, LayoutError> {
+    let mut p = Parser::new(text);
+    let v = expr(&mut p)?;
+    p.finish()?;
+    Ok(v)
+}
+
+/// Evaluates one expression to its output line: the value, or `error: KIND: MESSAGE`.
+pub fn eval_line(text: &str) -> String {
+    match eval(text) {
+        Ok(v) => v.to_string(),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+/// One expression: a literal value or a function call.
+fn expr(p: &mut Parser) -> Result<Value, LayoutError> {
+    match p.peek() {
+        Some('[') => {
+            p.expect('[')?;
+            let mut tiles = Vec::new();
+            if !p.eat(']') {
+                loop {
+                    let start = p.pos();
+                    match expr(p)? {
+                        Value::Layout(l) => tiles.push(l),
+                        Value::Tuple(t) if t.is_scalar() => tiles.push(
+                            Layout::leaf(t.leaf(0), 1).map_err(|e| LayoutError::from_core("tile", e))?,
+                        ),
+                        other => {
+                            return Err(LayoutError::type_error(format!(
+                                "a tiler holds layouts, found {} at column {}",
+                                other.kind(),
+                                start + 1
+                            )))
+                        }
+                    }
+                    if p.eat(']') {
+                        break;
+                    }
+                    if !p.eat(',') {
+                        return Err(p.unexpected("',' or ']'"));
+                    }
+                }
+            }
+            Ok(Value::Tiler(tiles))
+        }
+        Some(c) if c.is_ascii_digit() || c == '(' => {
+            let shape = p.int_tuple()?;
+            if p.eat(':') {
+                let stride = p.int_tuple()?;
+                return Ok(Value::Layout(make_layout(shape, stride)?));
+            }
+            Ok(Value::Tuple(shape))
+        }
+        Some(c) if c.is_ascii_alphabetic() || c == '_' => {
+            let start = p.pos();
+            let name = p.ident().unwrap_or_default();
+            match name {
+                "true" => return Ok(Value::Bool(true)),
+                "false" => return Ok(Value::Bool(false)),
+                "none" => return Ok(Value::None),
+                "tree" => return Ok(Value::Tree(tree_items(p)?)),
+                _ => {}
+            }
+            if !FUNCTIONS.contains(&name) {
+                return Err(p.error_at(start, format!("unknown function '{name}'")));
+            }
+            p.expect('(')?;
+            let mut args = Vec::new();
+            if !p.eat(')') {
+                loop {
+                    args.push(expr(p)?);
+                    if p.eat(')') {
+                        break;
+                    }
+                    if !p.eat(',') {
+                        return Err(p.unexpected("',' or ')'"));
+                    }
+                }
+            }
+            call(name, args)
+        }
+        Some('-') => Err(p.error("negative numbers are not part of the notation")),
+        _ => Err(p.unexpected("a value")),
+    }
+}
+
+/// `(item, ...)` of a `tree(...)`.
+fn tree_items(p: &mut Parser) -> Result<Tree, LayoutError> {
+    p.expect('(')?;
+    let mut items = Vec::new();
+    if p.eat(')') {
+        return Tree::new(items);
+    }
+    loop {
+        if p.integer()?.is_some() {
+            items.push(TreeItem::Leaf);
+        } else {
+            let start = p.pos();
+            match p.ident() {
+                Some("leaf") => items.push(TreeItem::Leaf),
+                Some("tree") => items.push(TreeItem::Tree(tree_items(p)?)),
+                Some("id") => {
+                    p.expect('(')?;
+                    let n = match p.integer()? {
+                        Some(n) => n,
+                        None => return Err(p.unexpected("a non-negative integer source id")),
+                    };
+                    p.expect(')')?;
+                    let n = usize::try_from(n)
+                        .map_err(|_| LayoutError::value(format!("source id {n} is too large")))?;
+                    items.push(TreeItem::Id(n));
+                }
+                Some(other) => {
+                    return Err(p.error_at(
+                        start,
+                        format!("tree item '{other}' is neither an integer, leaf, id(N) nor tree(...)"),
+                    ))
+                }
+                None => return Err(p.unexpected("a tree item (integer, leaf, id(N) or tree(...))")),
+            }
+        }
+        if p.eat(')') {
+            break;
+        }
+        if !p.eat(',') {
+            return Err(p.unexpected("',' or ')'"));
+        }
+    }
+    Tree::new(items)
+}
+
+const FUNCTIONS: &[&str] = &[
+    "layout",
+    "shape",
+    "stride",
+    "size",
+    "cosize",
+    "rank",
+    "depth",
+    "profile",
+    "is_injective",
+    "index",
+    "get",
+    "concat",
+    "append",
+    "permute",
+    "broadcast_to",
+    "uniform_preimage_extent",
+    "rearrange",
+    "compose",
+    "complement",
+    "divide",
+    "logical_divide",
+    "divide_tiler",
+    "zipped_divide",
+    "tiled_divide",
+    "coalesce",
+    "filter",
+    "right_inverse",
+    "left_inverse",
+    "logical_product",
+    "blocked_product",
+    "raked_product",
+    "can_compose",
+];
+
+fn arity(name: &str, args: &[Value], min: usize, max: usize) -> Result<(), LayoutError> {
+    if args.len() < min || args.len() > max {
+        let want = if min == max {
+            format!("{min}")
+        } else if max == usize::MAX {
+            format!("at least {min}")
+        } else {
+            format!("{min} or {max}")
+        };
+        return Err(LayoutError::type_error(format!(
+            "{name} takes {want} argument{}, got {}",
+            if want == "1" { "" } else { "s" },
+            args.len()
+        )));
+    }
+    Ok(())
+}
+
+fn want_layout(name: &str, pos: usize, v: &Value) -> Result<Layout, LayoutError> {
+    match v {
+        Value::Layout(l) => Ok(*l),
+        other => Err(LayoutError::type_error(format!(
+            "{name} expects a layout as argument {}, found {} {other}",
+            pos + 1,
+            other.kind()
+        ))),
+    }
+}
+
+fn want_tuple(name: &str, pos: usize, what: &str, v: &Value) -> Result<IntTuple, LayoutError> {
+    match v {
+        Value::Tuple(t) => Ok(*t),
+        other => Err(LayoutError::type_error(format!(
+            "{name} expects {what} as argument {}, found {} {other}",
+            pos + 1,
+            other.kind()
+        ))),
+    }
+}
+
+fn want_int(name: &str, pos: usize, v: &Value) -> Result<u64, LayoutError> {
+    match v {
+        Value::Tuple(t) if t.is_scalar() => Ok(t.leaf(0)),
+        other => Err(LayoutError::type_error(format!(
+            "{name} expects an integer as argument {}, found {} {other}",
+            pos + 1,
+            other.kind()
+        ))),
+    }
+}
+
+fn want_index(name: &str, pos: usize, v: &Value) -> Result<usize, LayoutError> {
+    let n = want_int(name, pos, v)?;
+    usize::try_from(n).map_err(|_| LayoutError::value(format!("{name}: index {n} is too large")))
+}
+
+fn want_shape(name: &str, pos: usize, v: &Value) -> Result<Shape, LayoutError> {
+    Shape::from_tuple(want_tuple(name, pos, "a shape", v)?)
+}
+
+fn want_tree(name: &str, pos: usize, v: &Value) -> Result<Tree, LayoutError> {
+    match v {
+        Value::Tree(t) => Ok(t.clone()),
+        other => Err(LayoutError::type_error(format!(
+            "{name} expects a tree as argument {}, found {} {other}",
+            pos + 1,
+            other.kind()
+        ))),
+    }
+}
+
+/// A tiler argument: `[L,...]`, or a shape whose integer items are unit-stride tiles.
+fn want_tiles(name: &str, pos: usize, v: &Value) -> Result<Vec<Layout>, LayoutError> {
+    match v {
+        Value::Tiler(ts) => Ok(ts.clone()),
+        Value::Tuple(t) => {
+            let s = Shape::from_tuple(*t)?;
+            (0..t.rank())
+                .map(|i| {
+                    let m = t.mode(i).map_err(|e| LayoutError::from_core(name, e))?;
+                    if !m.is_scalar() {
+                        return Err(LayoutError::type_error(format!(
+                            "{name}: shape tiler {s} has a nested item; give a tiler of layouts"
+                        )));
+                    }
+                    Layout::leaf(m.leaf(0), 1).map_err(|e| LayoutError::from_core(name, e))
+                })
+                .collect()
+        }
+        other => Err(LayoutError::type_error(format!(
+            "{name} expects a tiler as argument {}, found {} {other}",
+            pos + 1,
+            other.kind()
+        ))),
+    }
+}
+
+fn tuple_of(v: &Value) -> Option<IntTuple> {
+    match v {
+        Value::Layout(l) => Some(*l.shape().as_tuple()),
+        Value::Tuple(t) => Some(*t),
+        _ => None,
+    }
+}
+
+fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
+    let a = &args;
+    let layout1 = |n: &str| -> Result<Layout, LayoutError> {
+        arity(n, a, 1, 1)?;
+        want_layout(n, 0, &a[0])
+    };
+    let layout2 = |n: &str| -> Result<(Layout, Layout), LayoutError> {
+        arity(n, a, 2, 2)?;
+        Ok((want_layout(n, 0, &a[0])?, want_layout(n, 1, &a[1])?))
+    };
+    let int = |v: u64| Value::Tuple(IntTuple::scalar(v));
+    Ok(match name {
+        "layout" => {
+            arity(name, a, 2, 2)?;
+            let s = want_tuple(name, 0, "a shape", &a[0])?;
+            let d = want_tuple(name, 1, "a stride", &a[1])?;
+            Value::Layout(make_layout(s, d)?)
+        }
+        "shape" => Value::Tuple(*layout1(name)?.shape().as_tuple()),
+        "stride" => Value::Tuple(*layout1(name)?.stride().as_tuple()),
+        "size" | "rank" | "depth" | "profile" => {
+            arity(name, a, 1, 1)?;
+            let t = tuple_of(&a[0]).ok_or_else(|| {
+                LayoutError::type_error(format!(
+                    "{name} expects a layout or an int tuple, found {} {}",
+                    a[0].kind(),
+                    a[0]
+                ))
+            })?;
+            match name {
+                "size" => int(t.product().ok_or_else(|| {
+                    LayoutError::value(format!("size of {t} overflows 64 bits"))
+                })?),
+                "rank" => int(t.rank() as u64),
+                "depth" => int(t.depth() as u64),
+                _ => Value::Profile(t.recipe().to_vec()),
+            }
+        }
+        "cosize" => int(layout1(name)?.cosize()),
+        "is_injective" => Value::Bool(layout1(name)?.is_injective()),
+        "index" => {
+            arity(name, a, 2, 2)?;
+            let l = want_layout(name, 0, &a[0])?;
+            let key = want_tuple(name, 1, "a coordinate", &a[1])?;
+            int(l.index(&Coord::from_tuple(key)?)?)
+        }
+        "get" => {
+            arity(name, a, 2, 3)?;
+            let i = want_index(name, 1, &a[1])?;
+            let j = if a.len() == 3 { Some(want_index(name, 2, &a[2])?) } else { None };
+            match &a[0] {
+                Value::Layout(l) => Value::Layout(match j {
+                    Some(j) => l.slice(i, j)?,
+                    None => l.get(i)?,
+                }),
+                Value::Tuple(t) => {
+                    let s = crate::int_tuple::Coord::from_tuple(*t)?;
+                    Value::Tuple(*match j {
+                        Some(j) => s.slice(i, j)?,
+                        None => s.get(i)?,
+                    }
+                    .as_tuple())
+                }
+                other => {
+                    return Err(LayoutError::type_error(format!(
+                        "get expects a layout or an int tuple, found {} {other}",
+                        other.kind()
+                    )))
+                }
+            }
+        }
+        "concat" => {
+            let (x, y) = layout2(name)?;
+            Value::Layout(x.concat(&y)?)
+        }
+        "append" => {
+            let (x, y) = layout2(name)?;
+            Value::Layout(x.append(&y)?)
+        }
+        "permute" => {
+            arity(name, a, 1, usize::MAX)?;
+            let l = want_layout(name, 0, &a[0])?;
+            let order = a[1..]
+                .iter()
+                .enumerate()
+                .map(|(k, v)| want_index(name, k + 1, v))
+                .collect::<Result<Vec<_>, _>>()?;
+            Value::Layout(l.permute(&order)?)
+        }
+        "broadcast_to" => {
+            arity(name, a, 2, 2)?;
+            let l = want_layout(name, 0, &a[0])?;
+            Value::Layout(l.broadcast_to(&want_shape(name, 1, &a[1])?)?)
+        }
+        "uniform_preimage_extent" => {
+            arity(name, a, 2, 2)?;
+            let l = want_layout(name, 0, &a[0])?;
+            match l.uniform_preimage_extent(&want_shape(name, 1, &a[1])?) {
+                Some(k) => int(k),
+                None => Value::None,
+            }
+        }
+        "rearrange" => {
+            arity(name, a, 2, 3)?;
+            let l = want_layout(name, 0, &a[0])?;
+            let out = want_tree(name, 1, &a[1])?;
+            let sel = if a.len() == 3 { Some(want_tree(name, 2, &a[2])?) } else { None };
+            Value::Layout(l.rearrange(&out, sel.as_ref())?)
+        }
+        "compose" | "can_compose" => {
+            arity(name, a, 2, 2)?;
+            let l = want_layout(name, 0, &a[0])?;
+            let r = match &a[1] {
+                Value::Layout(b) => l.compose(b),
+                Value::Tuple(t) => l.compose(&Shape::from_tuple(*t)?),
+                Value::Tiler(ts) => l.compose(ts),
+                other => {
+                    return Err(LayoutError::type_error(format!(
+                        "compose expects a layout, a shape or a tiler as argument 2, found {} {other}",
+                        other.kind()
+                    )))
+                }
+            };
+            if name == "can_compose" {
+                Value::Bool(r.is_ok())
+            } else {
+                Value::Layout(r?)
+            }
+        }
+        "complement" => {
+            arity(name, a, 1, 2)?;
+            let l = want_layout(name, 0, &a[0])?;
+            let m = if a.len() == 2 { want_int(name, 1, &a[1])? } else { l.cosize() };
+            Value::Layout(l.complement(m)?)
+        }
+        "divide" | "logical_divide" => {
+            arity(name, a, 2, 2)?;
+            let l = want_layout(name, 0, &a[0])?;
+            Value::Layout(match &a[1] {
+                Value::Layout(b) => l.divide(b)?,
+                Value::Tuple(t) => l.divide_shape(&Shape::from_tuple(*t)?)?,
+                other => l.divide_tiler(&want_tiles(name, 1, other)?)?,
+            })
+        }
+        "divide_tiler" => {
+            arity(name, a, 2, 2)?;
+            let l = want_layout(name, 0, &a[0])?;
+            Value::Layout(match &a[1] {
+                Value::Tuple(t) => l.divide_shape(&Shape::from_tuple(*t)?)?,
+                other => l.divide_tiler(&want_tiles(name, 1, other)?)?,
+            })
+        }
+        "zipped_divide" | "tiled_divide" => {
+            arity(name, a, 2, 2)?;
+            let l = want_layout(name, 0, &a[0])?;
+            if let Value::Layout(b) = &a[1] {
+                let d = l.divide(b)?;
+                return Ok(Value::Layout(if name == "zipped_divide" {
+                    d
+                } else {
+                    let mut r = Layout::EMPTY;
+                    let tile = d.get(0)?;
+                    let rest = d.get(1)?;
+                    r.push_group(&tile)
+                        .and_then(|_| r.push_modes(&rest))
+                        .map_err(|e| LayoutError::from_core(name, e))?;
+                    r
+                }));
+            }
+            let tiles = want_tiles(name, 1, &a[1])?;
+            Value::Layout(if name == "zipped_divide" {
+                l.zipped_divide(&tiles)?
+            } else {
+                l.tiled_divide(&tiles)?
+            })
+        }
+        "coalesce" => Value::Layout(layout1(name)?.coalesce()),
+        "filter" => Value::Layout(layout1(name)?.filter()),
+        "right_inverse" => Value::Layout(layout1(name)?.right_inverse()?),
+        "left_inverse" => Value::Layout(layout1(name)?.left_inverse()?),
+        "logical_product" => {
+            arity(name, a, 2, 2)?;
+            let l = want_layout(name, 0, &a[0])?;
+            Value::Layout(match &a[1] {
+                Value::Layout(b) => l.logical_product(b)?,
+                other => l.logical_product_tiler(&want_tiles(name, 1, other)?)?,
+            })
+        }
+        "blocked_product" => {
+            let (x, y) = layout2(name)?;
+            Value::Layout(x.blocked_product(&y)?)
+        }
+        "raked_product" => {
+            let (x, y) = layout2(name)?;
+            Value::Layout(x.raked_product(&y)?)
+        }
+        _ => return Err(LayoutError::syntax(format!("unknown function '{name}'"))),
+    })
+}

@@ -1,0 +1,198 @@
+//! The text notation (`spec/layout-notation.md`): a small hand-written parser for integer
+//! trees, layouts, tilers and trees, shared by `FromStr` and the `eval` language.
+//!
+//! ```
+//! use strideweave::notation::parse_layout;
+//! let l = parse_layout(" (2, (3,4)) : (1,(10, 100)) ").unwrap();
+//! assert_eq!(l.to_string(), "(2,(3,4)):(1,(10,100))");
+//! ```
+
+use crate::error::LayoutError;
+use crate::int_tuple::{IntTuple, Node, Shape, Stride};
+use crate::Layout;
+
+/// A cursor over notation text that reports errors with their 1-based column.
+pub struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    /// A parser at the start of `text`.
+    pub fn new(text: &'a str) -> Self {
+        Parser { text, pos: 0 }
+    }
+
+    /// Byte offset of the next unread character.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// A syntax error at the current position.
+    pub fn error(&self, msg: impl std::fmt::Display) -> LayoutError {
+        self.error_at(self.pos, msg)
+    }
+
+    /// A syntax error at byte offset `pos`.
+    pub fn error_at(&self, pos: usize, msg: impl std::fmt::Display) -> LayoutError {
+        let col = self.text[..pos.min(self.text.len())].chars().count() + 1;
+        LayoutError::syntax(format!("{msg} at column {col}")).with_column(col)
+    }
+
+    /// Skips whitespace and returns the next character without consuming it.
+    pub fn peek(&mut self) -> Option<char> {
+        self.skip_ws();
+        self.text[self.pos..].chars().next()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(c) = self.text[self.pos..].chars().next() {
+            if c.is_whitespace() {
+                self.pos += c.len_utf8();
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// Consumes `c` if it is next.
+    pub fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.pos += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes `c` or fails naming what was found instead.
+    pub fn expect(&mut self, c: char) -> Result<(), LayoutError> {
+        if self.eat(c) {
+            Ok(())
+        } else {
+            Err(self.unexpected(&format!("'{c}'")))
+        }
+    }
+
+    /// An error "expected WHAT, found ...".
+    pub fn unexpected(&mut self, what: &str) -> LayoutError {
+        match self.peek() {
+            Some(c) => self.error(format!("expected {what}, found '{c}'")),
+            None => self.error(format!("expected {what}, found end of input")),
+        }
+    }
+
+    /// Fails unless only whitespace is left.
+    pub fn finish(&mut self) -> Result<(), LayoutError> {
+        match self.peek() {
+            None => Ok(()),
+            Some(c) => Err(self.error(format!("unexpected '{c}' after the end of the value"))),
+        }
+    }
+
+    /// An identifier (`[A-Za-z_][A-Za-z0-9_]*`), if one is next.
+    pub fn ident(&mut self) -> Option<&'a str> {
+        self.skip_ws();
+        let rest = &self.text[self.pos..];
+        let first = rest.chars().next()?;
+        if !(first.is_ascii_alphabetic() || first == '_') {
+            return None;
+        }
+        let len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        self.pos += len;
+        Some(&rest[..len])
+    }
+
+    /// An unsigned decimal integer, if one is next; out-of-range values are value errors.
+    pub fn integer(&mut self) -> Result<Option<u64>, LayoutError> {
+        self.skip_ws();
+        let rest = &self.text[self.pos..];
+        let len = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        if len == 0 {
+            return Ok(None);
+        }
+        let digits = &rest[..len];
+        let v = digits.parse::<u64>().map_err(|_| {
+            LayoutError::value(format!("integer {digits} does not fit in 64 bits"))
+        })?;
+        self.pos += len;
+        Ok(Some(v))
+    }
+
+    /// An integer tree: `5`, `()`, `(2,(3,4))`.
+    pub fn int_tuple(&mut self) -> Result<IntTuple, LayoutError> {
+        let mut t = IntTuple::EMPTY;
+        if let Some(v) = self.integer()? {
+            t.push_leaf(v).map_err(|e| self.error(e.describe()))?;
+            return Ok(t);
+        }
+        if self.peek() != Some('(') {
+            return Err(self.unexpected("an integer or '('"));
+        }
+        self.items_into(&mut t)?;
+        Ok(t)
+    }
+
+    /// `( item, ... )` appended to `t` without outer parentheses.
+    fn items_into(&mut self, t: &mut IntTuple) -> Result<(), LayoutError> {
+        self.expect('(')?;
+        if self.eat(')') {
+            return Ok(());
+        }
+        loop {
+            if let Some(v) = self.integer()? {
+                t.push_leaf(v).map_err(|e| self.error(e.describe()))?;
+            } else if self.peek() == Some('(') {
+                t.push_node(Node::Push).map_err(|e| self.error(e.describe()))?;
+                self.items_into(t)?;
+                t.push_node(Node::Pop).map_err(|e| self.error(e.describe()))?;
+            } else {
+                return Err(self.unexpected("an integer or '('"));
+            }
+            if self.eat(')') {
+                return Ok(());
+            }
+            if !self.eat(',') {
+                return Err(self.unexpected("',' or ')'"));
+            }
+        }
+    }
+
+    /// `SHAPE:STRIDE`, checked.
+    pub fn layout(&mut self) -> Result<Layout, LayoutError> {
+        let shape = self.int_tuple()?;
+        self.expect(':')?;
+        let stride = self.int_tuple()?;
+        make_layout(shape, stride)
+    }
+}
+
+/// A layout from parsed trees: positive extents, congruence, size and cosize in range.
+pub fn make_layout(shape: IntTuple, stride: IntTuple) -> Result<Layout, LayoutError> {
+    Layout::new(Shape::from_tuple(shape)?, Stride::from_tuple(stride)?)
+}
+
+/// Parses a whole string as an integer tree.
+pub fn parse_int_tuple(s: &str) -> Result<IntTuple, LayoutError> {
+    let mut p = Parser::new(s);
+    let t = p.int_tuple()?;
+    p.finish()?;
+    Ok(t)
+}
+
+/// Parses a whole string as `SHAPE:STRIDE`.
+pub fn parse_layout(s: &str) -> Result<Layout, LayoutError> {
+    let mut p = Parser::new(s);
+    let l = p.layout()?;
+    p.finish()?;
+    Ok(l)
+}
+
+impl std::str::FromStr for IntTuple {
+    type Err = LayoutError;
+    fn from_str(s: &str) -> Result<Self, LayoutError> {
+        parse_int_tuple(s)
+    }
+}

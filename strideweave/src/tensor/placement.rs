@@ -673,3 +673,96 @@ impl StridedGeom {
         self.byte_offset(coord, 0) as usize
     }
 }
+
+/// Builds the byte-level [`Layout`](crate::Layout) of a placement from per-mode
+/// (shape, stride) leaves: one top-level mode per logical axis, preceded by the
+/// byte-within-element mode. A mode with two leaves `(t, n):(s_in, s_tile)` splits a
+/// tiled axis into position-in-tile and tile number; a single integer coordinate
+/// for that mode decomposes exactly that way (first leaf fastest, CuTe's convention).
+fn layout_from_modes(modes: &[Vec<(u64, u64)>]) -> Result<crate::Layout, TensorError> {
+    let shape: Vec<Vec<u64>> = modes
+        .iter()
+        .map(|m| m.iter().map(|l| l.0).collect())
+        .collect();
+    let stride: Vec<Vec<u64>> = modes
+        .iter()
+        .map(|m| m.iter().map(|l| l.1).collect())
+        .collect();
+    let err = |e: crate::LayoutError| TensorError::new(Rule::Overflow, format!("byte layout: {e}"));
+    let shape = crate::Shape::new(shape).map_err(err)?;
+    let stride = crate::Stride::new(stride).map_err(err)?;
+    crate::Layout::new(shape, stride).map_err(err)
+}
+
+impl Geometry {
+    /// The placement's byte-level layout: coordinate `(byte, x0, x1, ...)` -> byte offset.
+    /// `None` for an empty tensor, which has no placement layout. For strided and
+    /// contiguous placements `cosize` equals the required span; for tiled placements the
+    /// domain of a tiled axis is padded to whole tiles and `span` additionally counts the
+    /// last tile's alignment gap.
+    pub fn byte_layout(
+        &self,
+        dims: &Dims,
+        width: u64,
+    ) -> Result<Option<crate::Layout>, TensorError> {
+        if dims.is_empty() {
+            return Ok(None);
+        }
+        let ext = dims.extents();
+        let mut modes: Vec<Vec<(u64, u64)>> = Vec::new();
+        match self {
+            Geometry::Strided(g) => {
+                modes.push(vec![(width, 1)]);
+                for ax in 0..g.rank {
+                    modes.push(vec![(g.ext[ax], g.stride[ax])]);
+                }
+            }
+            Geometry::Tiled(g) => {
+                let w = g.width;
+                let [_, th, tw, tc] = g.tile;
+                let [nd, nh, nw, nc] = g.ntiles;
+                let tb = g.tile_bytes;
+                modes.push(vec![(w, if g.planes { tc } else { 1 })]);
+                // Strides inside a tile (pixel D/H/W order, channel fastest) and of tile numbers.
+                let c_in = if g.planes { 1 } else { w };
+                let inner = [tw * th * tc * w, tw * tc * w, tc * w, c_in];
+                let tile = [nh * nw * tb, nw * tb, tb, nd * nh * nw * tb];
+                let outer_unit = nc * nd * nh * nw * tb;
+                // Outer axes: row-major (last fastest) over the outer axes, times outer_unit.
+                let mut outer_stride = [0u64; MAX_RANK];
+                let mut acc = outer_unit;
+                for &ax in g.outer_axes[..g.n_outer_axes].iter().rev() {
+                    outer_stride[ax] = acc;
+                    acc = acc.saturating_mul(ext[ax]);
+                }
+                for ax in 0..dims.rank() {
+                    match g.role_axis.iter().position(|r| *r == Some(ax)) {
+                        Some(i) => modes.push(vec![(g.tile[i], inner[i]), (g.ntiles[i], tile[i])]),
+                        None => modes.push(vec![(ext[ax], outer_stride[ax])]),
+                    }
+                }
+            }
+            Geometry::CBlocked(g) => {
+                let w = g.width;
+                let l = CBLOCK_LANES;
+                let tb = g.tile_bytes;
+                modes.push(vec![(w, if g.planes { l } else { 1 })]);
+                let r = g.rank;
+                let mut acc = g.n_th * g.n_tw * tb;
+                let mut outer_stride = [0u64; MAX_RANK];
+                for ax in (0..r - 3).rev() {
+                    outer_stride[ax] = acc;
+                    acc = acc.saturating_mul(ext[ax]);
+                }
+                for (&e, &s) in ext.iter().zip(&outer_stride[..r - 3]) {
+                    modes.push(vec![(e, s)]);
+                }
+                modes.push(vec![(g.tile_h, g.tile_w * l * w), (g.n_th, g.n_tw * tb)]);
+                modes.push(vec![(g.tile_w, l * w), (g.n_tw, tb)]);
+                let lane = if g.planes { 1 } else { w };
+                modes.push(vec![(l, lane), (g.n_cb, g.tile_h * g.tile_w * l * w)]);
+            }
+        }
+        layout_from_modes(&modes).map(Some)
+    }
+}

@@ -61,7 +61,24 @@ impl TensorSpec {
         Ok(self.geometry()?.span())
     }
 
-    /// Byte offset of byte `byte` (0 = least significant) of the element at `coord`.
+    /// The placement's byte-level [`Layout`](crate::Layout), built with the layout
+    /// algebra: coordinate `(byte, x0, x1, ...)` (one integer per mode; a tiled axis
+    /// decomposes into position-in-tile and tile number) to byte offset. `None` for an
+    /// empty tensor. For contiguous and strided placements `cosize` is the required span.
+    ///
+    /// ```
+    /// use strideweave::tensor::TensorSpec;
+    /// let s: TensorSpec = "f32[2,3] strided(16,4)".parse().unwrap();
+    /// let l = s.byte_layout().unwrap().unwrap();
+    /// assert_eq!(l.to_string(), "((4),(2),(3)):((1),(16),(4))");
+    /// assert_eq!(l.cosize(), 28);
+    /// ```
+    pub fn byte_layout(&self) -> Result<Option<crate::Layout>, TensorError> {
+        self.geometry()?.byte_layout(&self.dims, self.dtype.width())
+    }
+
+    /// Byte offset of byte `byte` (0 = least significant) of the element at `coord`,
+    /// evaluated through [`TensorSpec::byte_layout`].
     pub fn byte_offset(&self, coord: &[u64], byte: u64) -> Result<u64, TensorError> {
         let g = self.geometry()?;
         if coord.len() != self.dims.rank() {
@@ -88,7 +105,24 @@ impl TensorSpec {
                 format!("byte {byte} of a {}-byte element", self.dtype.width()),
             ));
         }
-        Ok(g.byte_offset(&self.dims, coord, byte))
+        let layout = g
+            .byte_layout(&self.dims, self.dtype.width())?
+            .ok_or_else(|| TensorError::new(Rule::OutOfRange, "an empty tensor has no elements"))?;
+        let mut c = Vec::with_capacity(coord.len() + 1);
+        c.push(byte);
+        c.extend_from_slice(coord);
+        let err = |e: crate::LayoutError| TensorError::new(Rule::OutOfRange, e.to_string());
+        layout
+            .index(&crate::Coord::new(c).map_err(err)?)
+            .map_err(err)
+    }
+
+    /// The same offset as [`TensorSpec::byte_offset`] by the kernels' direct formula
+    /// (kept to prove both agree).
+    #[doc(hidden)]
+    pub fn byte_offset_formula(&self, coord: &[u64], byte: u64) -> Result<u64, TensorError> {
+        self.byte_offset(coord, byte)?;
+        Ok(self.geometry()?.byte_offset(&self.dims, coord, byte))
     }
 }
 

@@ -116,7 +116,10 @@ fn half_precision_inputs_are_compared_as_values() {
             &[spec("i64[]")],
         )
         .unwrap();
-        assert_eq!(run_i64(&plan, AlignedBytes::from_slice(&bytes).as_slice()), vec![2]);
+        assert_eq!(
+            run_i64(&plan, AlignedBytes::from_slice(&bytes).as_slice()),
+            vec![2]
+        );
     }
 }
 
@@ -128,12 +131,27 @@ fn argmax_admission_rejections_name_their_rule() {
         (1, "f32[2,3]", "f32[2]", Rule::UnsupportedDType),
         (1, "i32[2,3]", "i32[2]", Rule::UnsupportedDType),
         (1, "f32[2,3]", "i32[3]", Rule::DimsMismatch),
-        (1, "f32[2,3]", "i32[2] strided(4)", Rule::UnsupportedPlacement),
+        (
+            1,
+            "f32[2,3]",
+            "i32[2] strided(4)",
+            Rule::UnsupportedPlacement,
+        ),
         (1, "f32[2,3] strided(0,4)", "i32[2]", Rule::ZeroStride),
         (1, "f32[1,3] strided(0,4)", "i32[1]", Rule::ZeroStride),
         (1, "f32[2,3] strided(12,-4)", "i32[2]", Rule::NegativeStride),
-        (1, "f32[2,3] strided(12,6)", "i32[2]", Rule::MisalignedStride),
-        (1, "f32[2,3] strided(4,4)", "i32[2]", Rule::OverlappingStrides),
+        (
+            1,
+            "f32[2,3] strided(12,6)",
+            "i32[2]",
+            Rule::MisalignedStride,
+        ),
+        (
+            1,
+            "f32[2,3] strided(4,4)",
+            "i32[2]",
+            Rule::OverlappingStrides,
+        ),
     ];
     for (axis, from, to, rule) in cases {
         let e = prepare(Op::Argmax { axis }, &[spec(from)], &[spec(to)]).unwrap_err();
@@ -143,7 +161,12 @@ fn argmax_admission_rejections_name_their_rule() {
 
 #[test]
 fn an_empty_other_axis_gives_an_empty_output() {
-    let plan = prepare(Op::Argmax { axis: 1 }, &[spec("f32[0,3]")], &[spec("i64[0]")]).unwrap();
+    let plan = prepare(
+        Op::Argmax { axis: 1 },
+        &[spec("f32[0,3]")],
+        &[spec("i64[0]")],
+    )
+    .unwrap();
     assert_eq!(plan.outputs()[0].bytes, 0);
     plan.run(&[&[]], &mut [&mut []]).unwrap();
 }
@@ -195,7 +218,11 @@ fn padding_of_tiled_inputs_is_never_read() {
         let flat_plan = prepare(Op::Argmax { axis }, &[flat], &[to]).unwrap();
         let want: Vec<i64> = run_i64(&flat_plan, f32_bytes(&vals).as_slice());
         assert_eq!(run_i64(&plan, packed.as_slice()), want, "axis {axis}");
-        assert_eq!(run_i64(&plan, poisoned.as_slice()), want, "axis {axis} poisoned");
+        assert_eq!(
+            run_i64(&plan, poisoned.as_slice()),
+            want,
+            "axis {axis} poisoned"
+        );
     }
 }
 

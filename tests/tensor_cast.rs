@@ -30,11 +30,16 @@ fn seed_example_28_byte_input_14_byte_output_leaves_row_gap_unchanged() {
     }
     // Capacity may exceed the span: 20 bytes of sentinel.
     let mut out = AlignedBytes::filled(20, 0xA5);
-    plan.run(&[input.as_slice()], &mut [out.as_mut_slice()]).unwrap();
+    plan.run(&[input.as_slice()], &mut [out.as_mut_slice()])
+        .unwrap();
     let o = out.as_slice();
     for (i, v) in vals.iter().enumerate() {
         let off = (i / 3) * 8 + (i % 3) * 2;
-        assert_eq!(o[off..off + 2], bf16::from_f32(*v).to_le_bytes(), "element {i}");
+        assert_eq!(
+            o[off..off + 2],
+            bf16::from_f32(*v).to_le_bytes(),
+            "element {i}"
+        );
     }
     // 12 bytes written; the row gap (6..8) and everything past the span stay unchanged.
     assert_eq!(o[6..8], [0xA5, 0xA5]);
@@ -91,7 +96,11 @@ fn cast_admission_rejections_name_their_rule() {
         ("i32[2]", "f32[2]", Rule::UnsupportedDType),
         ("f32[2]", "i64[2]", Rule::UnsupportedDType),
         ("f32[2,3]", "f32[3,2]", Rule::DimsMismatch),
-        ("f32[4294967296,4294967296]", "f32[4294967296,4294967296]", Rule::Overflow),
+        (
+            "f32[4294967296,4294967296]",
+            "f32[4294967296,4294967296]",
+            Rule::Overflow,
+        ),
     ];
     for (a, b, rule) in cases {
         let e = cast_plan(a, b).unwrap_err();
@@ -110,14 +119,34 @@ fn cast_admission_rejections_name_their_rule() {
 #[test]
 fn every_float_pair_converts_bit_exactly_through_f32() {
     let vals: Vec<f32> = vec![
-        0.0, -0.0, 1.0, -1.5, 3.14159, 1e-8, -6.1e-5, 1e-40, 65519.0, 65520.0, 1e30,
-        f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1.00390625, 1.01171875,
+        0.0,
+        -0.0,
+        1.0,
+        -1.5,
+        3.14159,
+        1e-8,
+        -6.1e-5,
+        1e-40,
+        65519.0,
+        65520.0,
+        1e30,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1.00390625,
+        1.01171875,
     ];
     let n = vals.len();
     for (from, to) in [
-        ("f32", "bf16"), ("f32", "f16"), ("f32", "f32"),
-        ("bf16", "f32"), ("f16", "f32"), ("f16", "bf16"), ("bf16", "f16"),
-        ("bf16", "bf16"), ("f16", "f16"),
+        ("f32", "bf16"),
+        ("f32", "f16"),
+        ("f32", "f32"),
+        ("bf16", "f32"),
+        ("f16", "f32"),
+        ("f16", "bf16"),
+        ("bf16", "f16"),
+        ("bf16", "bf16"),
+        ("f16", "f16"),
     ] {
         // Build the input in `from` by half's own conversion.
         let input: Vec<u8> = vals
@@ -131,7 +160,8 @@ fn every_float_pair_converts_bit_exactly_through_f32() {
         let input = AlignedBytes::from_slice(&input);
         let plan = cast_plan(&format!("{from}[{n}]"), &format!("{to}[{n}]")).unwrap();
         let mut out = AlignedBytes::zeroed(plan.outputs()[0].bytes as usize);
-        plan.run(&[input.as_slice()], &mut [out.as_mut_slice()]).unwrap();
+        plan.run(&[input.as_slice()], &mut [out.as_mut_slice()])
+            .unwrap();
         let w = if from == "f32" { 4 } else { 2 };
         let ow = if to == "f32" { 4 } else { 2 };
         for i in 0..n {
@@ -170,16 +200,21 @@ fn f16_overflow_gives_infinity_and_subnormals_are_not_flushed() {
     let plan = cast_plan("f32[3]", "f16[3]").unwrap();
     let input = f32_bytes(&[1e6, 3e-7, -1e-39]);
     let mut out = AlignedBytes::zeroed(6);
-    plan.run(&[input.as_slice()], &mut [out.as_mut_slice()]).unwrap();
+    plan.run(&[input.as_slice()], &mut [out.as_mut_slice()])
+        .unwrap();
     let o = out.as_slice();
     assert_eq!(f16::from_le_bytes([o[0], o[1]]), f16::INFINITY);
     assert_eq!(f16::from_le_bytes([o[2], o[3]]), f16::from_f32(3e-7));
     let h = f16::from_le_bytes([o[2], o[3]]);
-    assert!(h.to_bits() & 0x7C00 == 0 && h.to_bits() != 0, "subnormal kept");
+    assert!(
+        h.to_bits() & 0x7C00 == 0 && h.to_bits() != 0,
+        "subnormal kept"
+    );
     let plan = cast_plan("f32[1]", "bf16[1]").unwrap();
     let input = f32_bytes(&[1e-39]);
     let mut out = AlignedBytes::zeroed(2);
-    plan.run(&[input.as_slice()], &mut [out.as_mut_slice()]).unwrap();
+    plan.run(&[input.as_slice()], &mut [out.as_mut_slice()])
+        .unwrap();
     let b = bf16::from_le_bytes([out.as_slice()[0], out.as_slice()[1]]);
     assert!(b.to_bits() & 0x7F80 == 0 && b.to_bits() != 0 && b == bf16::from_f32(1e-39));
 }
@@ -191,7 +226,8 @@ fn strided_to_contiguous_and_transposed_views_convert_every_element() {
     let vals: Vec<f32> = (0..12).map(|i| i as f32 * 1.5 - 4.0).collect();
     let input = f32_bytes(&vals);
     let mut out = AlignedBytes::zeroed(24);
-    plan.run(&[input.as_slice()], &mut [out.as_mut_slice()]).unwrap();
+    plan.run(&[input.as_slice()], &mut [out.as_mut_slice()])
+        .unwrap();
     for i in 0..3 {
         for j in 0..4 {
             let v = vals[j * 3 + i];
@@ -236,11 +272,17 @@ fn misaligned_bindings_are_rejected_before_any_write() {
     let input = AlignedBytes::zeroed(12);
     let mut out = AlignedBytes::filled(12, 0x11);
     let e = plan
-        .run(&[&input.as_slice()[1..9]], &mut [&mut out.as_mut_slice()[..8]])
+        .run(
+            &[&input.as_slice()[1..9]],
+            &mut [&mut out.as_mut_slice()[..8]],
+        )
         .unwrap_err();
     assert_eq!(e.rule(), Rule::MisalignedAddress);
     let e = plan
-        .run(&[&input.as_slice()[..8]], &mut [&mut out.as_mut_slice()[2..10]])
+        .run(
+            &[&input.as_slice()[..8]],
+            &mut [&mut out.as_mut_slice()[2..10]],
+        )
         .unwrap_err();
     assert_eq!(e.rule(), Rule::MisalignedAddress);
     assert!(out.as_slice().iter().all(|&b| b == 0x11));
@@ -294,7 +336,8 @@ fn large_contiguous_cast_matches_half_elementwise() {
     for to in ["bf16", "f16"] {
         let plan = cast_plan(&format!("f32[{n}]"), &format!("{to}[{n}]")).unwrap();
         let mut out = AlignedBytes::zeroed(2 * n);
-        plan.run(&[input.as_slice()], &mut [out.as_mut_slice()]).unwrap();
+        plan.run(&[input.as_slice()], &mut [out.as_mut_slice()])
+            .unwrap();
         for (i, v) in vals.iter().enumerate() {
             let want = if to == "bf16" {
                 bf16::from_f32(*v).to_bits()

@@ -4,8 +4,8 @@
 use half::bf16;
 use proptest::prelude::*;
 use strideweave::tensor::{
-    prepare, AlignedBytes, Op, Placement, Rule, TensorSpec, TileDispatch, Tile1x1x1x32,
-    Tile1x4x4x16,
+    prepare, AlignedBytes, Op, Placement, Rule, TensorSpec, Tile1x1x1x32, Tile1x4x4x16,
+    TileDispatch,
 };
 
 fn spec(s: &str) -> TensorSpec {
@@ -59,7 +59,10 @@ fn check_every_span_byte_written(to: &TensorSpec, out: &AlignedBytes) {
     let span = to.required_bytes().unwrap() as usize;
     let o = out.as_slice();
     // Nothing outside the span is written.
-    assert!(o[span..].iter().all(|&b| b == SENTINEL), "{to}: wrote past the span");
+    assert!(
+        o[span..].iter().all(|&b| b == SENTINEL),
+        "{to}: wrote past the span"
+    );
     // Every byte not occupied by a logical element is padding and must be zero.
     let mut occupied = vec![false; span];
     for c in coords(to.dims.extents()) {
@@ -103,8 +106,8 @@ fn padding_and_alignment_gaps_are_written_as_zero() {
         "f32[5,3,17] mla-cblocked(tile=(4,1), align=1024)",
     ] {
         let to = spec(to);
-        let from = TensorSpec::contiguous(to.dims.extents(), strideweave::tensor::DType::F32)
-            .unwrap();
+        let from =
+            TensorSpec::contiguous(to.dims.extents(), strideweave::tensor::DType::F32).unwrap();
         for d in [TileDispatch::Auto, TileDispatch::Runtime] {
             let out = pack(&from, &to, d);
             check_every_span_byte_written(&to, &out);
@@ -123,8 +126,12 @@ fn static_tile_loop_and_runtime_tile_loop_produce_identical_bytes() {
     let mut b = AlignedBytes::filled(n, 2);
     plan.run_static::<Tile1x4x4x16>(&[input.as_slice()], &mut [a.as_mut_slice()])
         .unwrap();
-    plan.run_with(&[input.as_slice()], &mut [b.as_mut_slice()], TileDispatch::Runtime)
-        .unwrap();
+    plan.run_with(
+        &[input.as_slice()],
+        &mut [b.as_mut_slice()],
+        TileDispatch::Runtime,
+    )
+    .unwrap();
     assert_eq!(a.as_slice(), b.as_slice());
     // A static shape that is not the plan's tile is rejected before writing.
     let mut c = AlignedBytes::filled(n, 7);
@@ -147,9 +154,13 @@ fn cast_tess_admits_strided_input_and_rejects_bad_views() {
         input.as_mut_slice()[off..off + 4].copy_from_slice(&value(i).to_le_bytes());
     }
     let mut out = AlignedBytes::zeroed(plan.outputs()[0].bytes as usize);
-    plan.run(&[input.as_slice()], &mut [out.as_mut_slice()]).unwrap();
+    plan.run(&[input.as_slice()], &mut [out.as_mut_slice()])
+        .unwrap();
     let reference = pack(&spec("f32[3,4,16]"), &to, TileDispatch::Auto);
-    assert_eq!(out.as_slice(), &reference.as_slice()[..out.as_slice().len()]);
+    assert_eq!(
+        out.as_slice(),
+        &reference.as_slice()[..out.as_slice().len()]
+    );
 
     for (from, rule) in [
         ("f32[3,4,16] strided(0,4,48)", Rule::ZeroStride),
@@ -160,7 +171,12 @@ fn cast_tess_admits_strided_input_and_rejects_bad_views() {
         let e = prepare(Op::CastTess, &[spec(from)], &[to]).unwrap_err();
         assert_eq!(e.rule(), rule, "{from}: {e}");
     }
-    let e = prepare(Op::CastTess, &[spec("f32[3,4,16]")], &[spec("bf16[3,4,16]")]).unwrap_err();
+    let e = prepare(
+        Op::CastTess,
+        &[spec("f32[3,4,16]")],
+        &[spec("bf16[3,4,16]")],
+    )
+    .unwrap_err();
     assert_eq!(e.rule(), Rule::UnsupportedPlacement);
 }
 
@@ -178,7 +194,11 @@ fn arb_tiled() -> impl Strategy<Value = (TensorSpec, &'static str)> {
     let dt = prop_oneof![Just("bf16"), Just("f16"), Just("f32")];
     (dims, dt, any::<u64>(), 0u32..9, any::<bool>()).prop_map(|(dims, dt, seed, align, cb)| {
         let rank = dims.len();
-        let ds = dims.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+        let ds = dims
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
         let align = 1u64 << align;
         let pick = |i: u32| seed.rotate_left(i * 5);
         let placement = if cb && rank >= 3 {

@@ -5,7 +5,10 @@ use half::{bf16, f16};
 use strideweave::tensor::convert::{f32_to_bf16_slice_with, f32_to_f16_slice_with, ConvertPath};
 
 fn paths() -> Vec<ConvertPath> {
-    ConvertPath::ALL.into_iter().filter(|p| p.is_available()).collect()
+    ConvertPath::ALL
+        .into_iter()
+        .filter(|p| p.is_available())
+        .collect()
 }
 
 /// Converts `bits` with every available path and compares each result to `half`.
@@ -36,11 +39,36 @@ fn check_bits(bits: &[u32]) {
 #[test]
 fn special_values_subnormals_and_ties_match_half_on_every_path() {
     let mut bits = vec![
-        0x0000_0000, 0x8000_0000, 0x0000_0001, 0x8000_0001, 0x007F_FFFF, 0x807F_FFFF,
-        0x0000_8000, 0x0001_8000, 0x0000_7FFF, 0x0080_0000, 0x3F80_8000, 0x3F81_8000,
-        0x3F80_8001, 0x7F7F_FFFF, 0xFF7F_FFFF, 0x7F80_0000, 0xFF80_0000, 0x7F80_0001,
-        0xFF80_0001, 0x7FC0_0000, 0xFFFF_FFFF, 0x7FBF_FFFF, 0x477F_F000, 0x477F_EFFF,
-        0x3380_0000, 0x3380_0001, 0x337F_FFFF, 0x3300_0000, 0x3300_0001, 0x387F_C000,
+        0x0000_0000,
+        0x8000_0000,
+        0x0000_0001,
+        0x8000_0001,
+        0x007F_FFFF,
+        0x807F_FFFF,
+        0x0000_8000,
+        0x0001_8000,
+        0x0000_7FFF,
+        0x0080_0000,
+        0x3F80_8000,
+        0x3F81_8000,
+        0x3F80_8001,
+        0x7F7F_FFFF,
+        0xFF7F_FFFF,
+        0x7F80_0000,
+        0xFF80_0000,
+        0x7F80_0001,
+        0xFF80_0001,
+        0x7FC0_0000,
+        0xFFFF_FFFF,
+        0x7FBF_FFFF,
+        0x477F_F000,
+        0x477F_EFFF,
+        0x3380_0000,
+        0x3380_0001,
+        0x337F_FFFF,
+        0x3300_0000,
+        0x3300_0001,
+        0x387F_C000,
     ];
     // Place each special value in every lane position of a SIMD block and the tail.
     let base = bits.clone();
@@ -67,7 +95,10 @@ fn pseudo_random_bit_patterns_match_half_on_every_path() {
 
 #[test]
 fn every_subnormal_f32_matches_half_on_every_path() {
-    let bits: Vec<u32> = (1u32..0x0080_0000).step_by(7).flat_map(|b| [b, b | 0x8000_0000]).collect();
+    let bits: Vec<u32> = (1u32..0x0080_0000)
+        .step_by(7)
+        .flat_map(|b| [b, b | 0x8000_0000])
+        .collect();
     check_bits(&bits);
 }
 

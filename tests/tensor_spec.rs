@@ -78,10 +78,14 @@ fn strided_span_is_width_plus_sum_of_extent_minus_one_times_stride() {
 
 #[test]
 fn size_arithmetic_overflow_is_an_error_naming_the_value() {
-    let e = spec("f32[4294967296,4294967296]").required_bytes().unwrap_err();
+    let e = spec("f32[4294967296,4294967296]")
+        .required_bytes()
+        .unwrap_err();
     assert_eq!(e.rule(), Rule::Overflow);
     assert!(e.to_string().contains("4294967296"), "{e}");
-    let e = spec("f32[4] strided(9223372036854775804)").required_bytes().unwrap_err();
+    let e = spec("f32[4] strided(9223372036854775804)")
+        .required_bytes()
+        .unwrap_err();
     assert_eq!(e.rule(), Rule::Overflow);
 }
 
@@ -105,7 +109,10 @@ fn mla_tiled_offsets_follow_cdhw_tile_order_and_bf16_byte_planes() {
     let s = spec("bf16[1,5,7,20] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)");
     // h=4 w=5 c=17: tiles (ct=1, ht=1, wt=1) = 7; pixel (0,1) = 1; channel slot 1.
     assert_eq!(s.byte_offset(&[0, 4, 5, 17], 0).unwrap(), 7 * 512 + 32 + 1);
-    assert_eq!(s.byte_offset(&[0, 4, 5, 17], 1).unwrap(), 7 * 512 + 32 + 16 + 1);
+    assert_eq!(
+        s.byte_offset(&[0, 4, 5, 17], 1).unwrap(),
+        7 * 512 + 32 + 16 + 1
+    );
     // Non-BF16 types store each element little-endian.
     let s = spec("f32[2,3] mla-tiled(roles=HC, tile=(1,2,1,2), align=32)");
     assert_eq!(s.byte_offset(&[1, 2], 3).unwrap(), 32 + 8 + 3);
@@ -119,7 +126,10 @@ fn mla_cblocked_offsets_use_c16_block_h_w_lane_order_and_stripes() {
     let s = spec("bf16[3,3,20] mla-cblocked(tile=(2,2), align=128)");
     // h=2 w=1 c=17: tile (1,0) = 2; block 1, pixel 1 -> group 5; lane 1.
     assert_eq!(s.byte_offset(&[2, 1, 17], 0).unwrap(), 2 * 256 + 5 * 32 + 1);
-    assert_eq!(s.byte_offset(&[2, 1, 17], 1).unwrap(), 2 * 256 + 5 * 32 + 16 + 1);
+    assert_eq!(
+        s.byte_offset(&[2, 1, 17], 1).unwrap(),
+        2 * 256 + 5 * 32 + 16 + 1
+    );
     let s = spec("f32[2,3,3,20] mla-cblocked(tile=(2,2), align=128)");
     // Outer index 1 comes after 4 tiles of 2*4*16*4 = 512 bytes.
     assert_eq!(s.byte_offset(&[1, 0, 0, 1], 2).unwrap(), 4 * 512 + 4 + 2);
@@ -152,14 +162,38 @@ fn text_form_example_round_trips() {
 fn text_form_rejections_name_their_rule() {
     let cases = [
         ("f32[2,3] strided(4)", Rule::StrideCount),
-        ("f32[2,3] mla-tiled(roles=HH, tile=(1,2,1,1), align=4)", Rule::RoleTwice),
-        ("f32[2,3] mla-tiled(roles=.HC, tile=(1,2,1,2), align=4)", Rule::RolesLength),
-        ("f32[2,3] mla-tiled(roles=.., tile=(1,1,1,1), align=4)", Rule::NoRole),
-        ("f32[2,3] mla-tiled(roles=HC, tile=(1,2,1,2), align=48)", Rule::AlignNotPowerOfTwo),
-        ("f32[2,3] mla-tiled(roles=HC, tile=(2,2,1,2), align=4)", Rule::AbsentRoleTile),
-        ("f32[2,3] mla-tiled(roles=HC, tile=(1,0,1,2), align=4)", Rule::ZeroTile),
-        ("f32[2,3] mla-cblocked(tile=(2,2), align=64)", Rule::RankBelowThree),
-        ("f32[2,3,4] mla-cblocked(tile=(2,2), align=3)", Rule::AlignNotPowerOfTwo),
+        (
+            "f32[2,3] mla-tiled(roles=HH, tile=(1,2,1,1), align=4)",
+            Rule::RoleTwice,
+        ),
+        (
+            "f32[2,3] mla-tiled(roles=.HC, tile=(1,2,1,2), align=4)",
+            Rule::RolesLength,
+        ),
+        (
+            "f32[2,3] mla-tiled(roles=.., tile=(1,1,1,1), align=4)",
+            Rule::NoRole,
+        ),
+        (
+            "f32[2,3] mla-tiled(roles=HC, tile=(1,2,1,2), align=48)",
+            Rule::AlignNotPowerOfTwo,
+        ),
+        (
+            "f32[2,3] mla-tiled(roles=HC, tile=(2,2,1,2), align=4)",
+            Rule::AbsentRoleTile,
+        ),
+        (
+            "f32[2,3] mla-tiled(roles=HC, tile=(1,0,1,2), align=4)",
+            Rule::ZeroTile,
+        ),
+        (
+            "f32[2,3] mla-cblocked(tile=(2,2), align=64)",
+            Rule::RankBelowThree,
+        ),
+        (
+            "f32[2,3,4] mla-cblocked(tile=(2,2), align=3)",
+            Rule::AlignNotPowerOfTwo,
+        ),
         ("f64[2]", Rule::Syntax),
         ("f32[2] sideways", Rule::Syntax),
         ("f32[99999999999999999999]", Rule::Overflow),
@@ -172,11 +206,26 @@ fn text_form_rejections_name_their_rule() {
 }
 
 fn arb_spec() -> impl Strategy<Value = TensorSpec> {
-    let dtype = prop_oneof![Just("f32"), Just("f16"), Just("bf16"), Just("i32"), Just("i64")];
-    (dtype, prop::collection::vec(0u64..6, 0..=6), 0usize..4, any::<u64>()).prop_map(
-        |(dt, dims, kind, seed)| {
+    let dtype = prop_oneof![
+        Just("f32"),
+        Just("f16"),
+        Just("bf16"),
+        Just("i32"),
+        Just("i64")
+    ];
+    (
+        dtype,
+        prop::collection::vec(0u64..6, 0..=6),
+        0usize..4,
+        any::<u64>(),
+    )
+        .prop_map(|(dt, dims, kind, seed)| {
             let rank = dims.len();
-            let dims_s = dims.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+            let dims_s = dims
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(",");
             let pick = |i: u64| seed.rotate_left(i as u32 * 7);
             let placement = match kind {
                 0 => "contiguous".to_string(),
@@ -220,8 +269,7 @@ fn arb_spec() -> impl Strategy<Value = TensorSpec> {
                 _ => "contiguous".to_string(),
             };
             format!("{dt}[{dims_s}] {placement}").parse().unwrap()
-        },
-    )
+        })
 }
 
 proptest! {

@@ -29,7 +29,7 @@ fn coords(ext: &[u64]) -> Vec<Vec<u64>> {
 
 /// Deterministic element values that bf16 represents exactly (so round trips are exact).
 fn value(i: usize) -> f32 {
-    bf16::from_f32((i as f32 * 0.37 - 11.0) * if i % 3 == 0 { -1.0 } else { 1.0 }).to_f32()
+    bf16::from_f32((i as f32 * 0.37 - 11.0) * if i.is_multiple_of(3) { -1.0 } else { 1.0 }).to_f32()
 }
 
 fn contiguous_input(s: &TensorSpec) -> AlignedBytes {

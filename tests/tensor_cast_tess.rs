@@ -267,3 +267,66 @@ proptest! {
         prop_assert_eq!(back.as_slice(), input.as_slice());
     }
 }
+
+#[test]
+fn static_vector_tiles_match_runtime_tiles_on_subnormals_nan_and_ties() {
+    // Interior tiles of a static shape take the vector packer; every f32 class must give
+    // the same bytes as the scalar runtime loop.
+    let from = spec("f32[8,8,32]");
+    let to = spec("bf16[8,8,32] mla-tiled(roles=HWC, tile=(1,4,4,16), align=64)");
+    let specials = [
+        0x0000_0001u32,
+        0x8000_0001,
+        0x007F_FFFF,
+        0x0000_8000,
+        0x0001_8000,
+        0x3F80_8000,
+        0x3F81_8000,
+        0x7F7F_FFFF,
+        0x7F80_0000,
+        0xFF80_0001,
+        0x7FC0_0000,
+        0x8000_0000,
+    ];
+    let mut x = 0x1234_5678u32;
+    let bytes: Vec<u8> = (0..8 * 8 * 32)
+        .flat_map(|i| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let b = if i % 3 == 0 {
+                specials[(i / 3) % specials.len()]
+            } else {
+                x
+            };
+            b.to_le_bytes()
+        })
+        .collect();
+    let input = AlignedBytes::from_slice(&bytes);
+    let plan = prepare(Op::CastTess, &[from], &[to]).unwrap();
+    let n = plan.outputs()[0].bytes as usize;
+    let mut a = AlignedBytes::filled(n, 1);
+    let mut b = AlignedBytes::filled(n, 2);
+    plan.run_static::<Tile1x4x4x16>(&[input.as_slice()], &mut [a.as_mut_slice()])
+        .unwrap();
+    plan.run_with(
+        &[input.as_slice()],
+        &mut [b.as_mut_slice()],
+        TileDispatch::Runtime,
+    )
+    .unwrap();
+    assert_eq!(a.as_slice(), b.as_slice());
+    for (i, c) in coords(&[8, 8, 32]).iter().enumerate() {
+        let v = f32::from_bits(u32::from_le_bytes(
+            bytes[4 * i..4 * i + 4].try_into().unwrap(),
+        ));
+        let want = bf16::from_f32(v).to_bits();
+        let lo = to.byte_offset(c, 0).unwrap() as usize;
+        let hi = to.byte_offset(c, 1).unwrap() as usize;
+        assert_eq!(
+            u16::from_le_bytes([a.as_slice()[lo], a.as_slice()[hi]]),
+            want,
+            "{c:?}"
+        );
+    }
+}

@@ -123,28 +123,34 @@ pub(crate) fn check_disjoint(
     Ok(())
 }
 
-/// A heap byte buffer aligned to 8 bytes (enough for every element width), for
-/// bindings whose address must be aligned. A `Vec<u8>` promises only 1-byte alignment.
+/// A heap byte buffer aligned to 64 bytes (a cache line; enough for every element
+/// width), for bindings whose address must be aligned. A `Vec<u8>` promises only
+/// 1-byte alignment.
 ///
 /// ```
 /// use strideweave::tensor::AlignedBytes;
 /// let mut b = AlignedBytes::zeroed(10);
 /// b.as_mut_slice()[9] = 7;
 /// assert_eq!(b.as_slice().len(), 10);
-/// assert_eq!(b.as_slice().as_ptr() as usize % 8, 0);
+/// assert_eq!(b.as_slice().as_ptr() as usize % 64, 0);
 /// assert_eq!(AlignedBytes::from_slice(&[1, 2, 3]).as_slice(), &[1, 2, 3]);
 /// ```
 #[derive(Clone, Default)]
 pub struct AlignedBytes {
-    words: Vec<u64>,
+    words: Vec<Line>,
     len: usize,
 }
+
+/// One zero-initialized, 64-byte aligned cache line of storage.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Line([u8; 64]);
 
 impl AlignedBytes {
     /// `len` zero bytes.
     pub fn zeroed(len: usize) -> Self {
         AlignedBytes {
-            words: vec![0u64; len.div_ceil(8)],
+            words: vec![Line([0; 64]); len.div_ceil(64)],
             len,
         }
     }
@@ -152,7 +158,7 @@ impl AlignedBytes {
     /// `len` bytes each equal to `byte`.
     pub fn filled(len: usize, byte: u8) -> Self {
         AlignedBytes {
-            words: vec![u64::from_ne_bytes([byte; 8]); len.div_ceil(8)],
+            words: vec![Line([byte; 64]); len.div_ceil(64)],
             len,
         }
     }
@@ -166,15 +172,15 @@ impl AlignedBytes {
 
     /// The bytes.
     pub fn as_slice(&self) -> &[u8] {
-        // SAFETY: `words` holds at least `len` initialized bytes (len <= 8 * words.len());
-        // u8 has alignment 1 and every byte of a u64 is a valid u8.
+        // SAFETY: `words` holds at least `len` initialized bytes (len <= 64 * words.len(),
+        // `Line` is `repr(C)` over `[u8; 64]` with no padding); u8 has alignment 1.
         unsafe { std::slice::from_raw_parts(self.words.as_ptr().cast::<u8>(), self.len) }
     }
 
     /// The bytes, mutable.
     pub fn as_mut_slice(&mut self) -> &mut [u8] {
         // SAFETY: as in `as_slice`; the exclusive borrow of `self` makes this the only view,
-        // and any byte pattern written is a valid u64.
+        // and any byte pattern is a valid `Line`.
         unsafe { std::slice::from_raw_parts_mut(self.words.as_mut_ptr().cast::<u8>(), self.len) }
     }
 }

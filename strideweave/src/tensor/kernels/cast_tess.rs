@@ -36,6 +36,9 @@ pub trait TileShape: 'static {
 
 /// Tile extents as seen by the packing loop (compile-time or run-time).
 pub trait TileDims: Copy {
+    /// True when the channel extent is known at compile time to be a multiple of 16,
+    /// so whole tiles can be packed with 16-lane vector conversions.
+    const CHANNEL_VECTORS: bool = false;
     /// Depth.
     fn td(self) -> usize;
     /// Height.
@@ -58,6 +61,7 @@ impl<T> Clone for Static<T> {
 impl<T> Copy for Static<T> {}
 
 impl<T: TileShape> TileDims for Static<T> {
+    const CHANNEL_VECTORS: bool = T::TC % 16 == 0;
     #[inline(always)]
     fn td(self) -> usize {
         T::TD
@@ -245,17 +249,54 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     let tile_raw = g.tile_raw as usize;
     let pix_bytes = tc * D::W;
     let outer_axes = &g.outer_axes[..g.n_outer_axes];
-    let mut tiles = dst.chunks_exact_mut(tile_bytes);
+    // Whole interior tiles of F32 -> BF16 with a compile-time channel count that is a
+    // multiple of 16 go through the vector tile packer (same bytes as the loop below).
+    let vector_tiles = T::CHANNEL_VECTORS
+        && S::DTYPE == DType::F32
+        && D::DTYPE == DType::BF16
+        && s[3] == 4
+        && simd::available();
+    // Channel tiles innermost: the input is then read pixel row by pixel row, while
+    // each tile is still written whole at its storage position (tile number
+    // ((outer * nC + ct) * nD + dt) * nH + ht) * nW + wt).
+    // Full tiles along D, H, W, C.
+    let full = [0, 1, 2, 3].map(|i| ext[i] / t_of(t, i));
     for o in 0..g.n_outer {
         let off_o = outer_offset(o, outer_axes, dims.extents(), &a.stride[..MAX_RANK]);
-        for ct in 0..nt[3] {
-            let c0 = ct * tc;
-            let cvalid = tc.min(ext[3] - c0);
-            for dt in 0..nt[0] {
-                for ht in 0..nt[1] {
-                    for wt in 0..nt[2] {
-                        // Tiles are visited in storage order, so the next chunk is this tile.
-                        let Some(tile) = tiles.next() else { return };
+        let vector_done = vector_tiles
+            && simd::interior_f32_bf16(
+                t,
+                src,
+                off_o,
+                [s[0], s[1], s[2]],
+                o as usize,
+                nt,
+                full,
+                tile_bytes,
+                tile_raw,
+                dst,
+            );
+        for dt in 0..nt[0] {
+            for ht in 0..nt[1] {
+                for wt in 0..nt[2] {
+                    let spatial_ok = (dt + 1) * td <= ext[0]
+                        && (ht + 1) * th <= ext[1]
+                        && (wt + 1) * tw <= ext[2];
+                    // Full channel tiles of a full spatial tile were packed by the vector path.
+                    let ct_start = if vector_done && spatial_ok {
+                        full[3]
+                    } else {
+                        0
+                    };
+                    for ct in ct_start..nt[3] {
+                        let c0 = ct * tc;
+                        let cvalid = tc.min(ext[3] - c0);
+                        let idx =
+                            (((o as usize * nt[3] + ct) * nt[0] + dt) * nt[1] + ht) * nt[2] + wt;
+                        let start = idx * tile_bytes;
+                        let Some(tile) = dst.get_mut(start..start + tile_bytes) else {
+                            return;
+                        };
                         let (body, gap) = tile.split_at_mut(tile_raw);
                         gap.fill(0);
                         let mut pixels = body.chunks_exact_mut(pix_bytes);
@@ -287,6 +328,16 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
                 }
             }
         }
+    }
+}
+
+#[inline(always)]
+fn t_of<T: TileDims>(t: T, i: usize) -> usize {
+    match i {
+        0 => t.td(),
+        1 => t.th(),
+        2 => t.tw(),
+        _ => t.tc(),
     }
 }
 
@@ -455,4 +506,207 @@ pub(crate) fn cast_untess(
     dst: &mut [u8],
 ) -> Result<(), TensorError> {
     dispatch_float_pair!(is.dtype, to, untess_impl(&is.dims, g, src, b, dst))
+}
+
+/// Vector packing of whole F32 -> BF16 tiles (channel count a multiple of 16).
+mod simd {
+    use super::TileDims;
+    use crate::tensor::convert::ConvertPath;
+
+    /// True when this CPU has the AVX-512 BF16 path.
+    pub fn available() -> bool {
+        ConvertPath::best() == ConvertPath::Avx512Bf16
+    }
+
+    /// Packs every full tile (all of its pixels and channels logical) of outer index `o`:
+    /// tile `(dt, ht, wt, ct)` with `dt < full[0]`, ... `ct < full[3]` reads
+    /// `src[base + d*s[0] + h*s[1] + w*s[2] + 4*c]` and is written at tile number
+    /// `((o*nC + ct)*nD + dt)*nH + ht)*nW + wt` of `dst` (pixels D/H/W order, each `tc`
+    /// low bytes then `tc` high bytes; alignment gap zero). Returns false, writing
+    /// nothing, when the bounds do not hold or the CPU lacks the instructions.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn interior_f32_bf16<T: TileDims>(
+        t: T,
+        src: &[u8],
+        base: usize,
+        s: [usize; 3],
+        o: usize,
+        nt: [usize; 4],
+        full: [usize; 4],
+        tile_bytes: usize,
+        tile_raw: usize,
+        dst: &mut [u8],
+    ) -> bool {
+        let (td, th, tw, tc) = (t.td(), t.th(), t.tw(), t.tc());
+        if tc % 16 != 0 || !available() {
+            return false;
+        }
+        if full.contains(&0) {
+            return true; // no full tile: nothing to do, the scalar loop packs the rest
+        }
+        // Largest input byte read and largest tile written, checked.
+        let last_in = (full[0] * td - 1)
+            .checked_mul(s[0])
+            .and_then(|a| {
+                (full[1] * th - 1)
+                    .checked_mul(s[1])
+                    .and_then(|b| a.checked_add(b))
+            })
+            .and_then(|a| {
+                (full[2] * tw - 1)
+                    .checked_mul(s[2])
+                    .and_then(|b| a.checked_add(b))
+            })
+            .and_then(|a| a.checked_add(base))
+            .and_then(|a| a.checked_add(full[3] * tc * 4));
+        let last_tile = (((o * nt[3] + full[3] - 1) * nt[0] + full[0] - 1) * nt[1] + full[1] - 1)
+            * nt[2]
+            + full[2]
+            - 1;
+        let last_out = (last_tile + 1).checked_mul(tile_bytes);
+        let raw_ok = td * th * tw * tc * 2 == tile_raw && tile_raw <= tile_bytes;
+        if last_in.is_none_or(|l| l > src.len())
+            || last_out.is_none_or(|l| l > dst.len())
+            || !raw_ok
+        {
+            return false;
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `available()` checked AVX-512 F/BW/VL/BF16; every read lies below
+        // `last_in <= src.len()` and every write below `last_out <= dst.len()`
+        // (tile numbers grow with each of o, ct, dt, ht, wt; checked above).
+        unsafe {
+            x86::interior(
+                t,
+                src.as_ptr(),
+                base,
+                s,
+                o,
+                nt,
+                full,
+                tile_bytes,
+                tile_raw,
+                dst.as_mut_ptr(),
+            );
+        }
+        cfg!(target_arch = "x86_64")
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    mod x86 {
+        use super::TileDims;
+        use std::arch::x86_64::*;
+
+        /// # Safety
+        /// AVX-512 F/BW/VL/BF16 available; the reads and writes described in
+        /// `tile_f32_bf16` are in bounds.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe fn interior<T: TileDims>(
+            t: T,
+            src: *const u8,
+            base: usize,
+            s: [usize; 3],
+            o: usize,
+            nt: [usize; 4],
+            full: [usize; 4],
+            tile_bytes: usize,
+            tile_raw: usize,
+            dst: *mut u8,
+        ) {
+            let (td, th, tw, tc) = (t.td(), t.th(), t.tw(), t.tc());
+            // Tile numbers of consecutive channel tiles are this far apart.
+            let ct_step = nt[0] * nt[1] * nt[2];
+            for dt in 0..full[0] {
+                for ht in 0..full[1] {
+                    for wt in 0..full[2] {
+                        let idx0 = (((o * nt[3]) * nt[0] + dt) * nt[1] + ht) * nt[2] + wt;
+                        let tb = base + dt * td * s[0] + ht * th * s[1] + wt * tw * s[2];
+                        // Pixel by pixel, all full channel tiles at once: the input is read
+                        // in order along each pixel's channels.
+                        let mut p = 0usize;
+                        for d in 0..td {
+                            for h in 0..th {
+                                for w in 0..tw {
+                                    let pb = tb + d * s[0] + h * s[1] + w * s[2];
+                                    for ct in 0..full[3] {
+                                        // SAFETY: in bounds per the caller (`interior_f32_bf16`).
+                                        unsafe {
+                                            let out =
+                                                dst.add((idx0 + ct * ct_step) * tile_bytes + p);
+                                            pixel(tc, src.add(pb + ct * tc * 4), out);
+                                        }
+                                    }
+                                    p += 2 * tc;
+                                }
+                            }
+                        }
+                        if tile_bytes > tile_raw {
+                            for ct in 0..full[3] {
+                                // SAFETY: the gap lies inside the checked tile.
+                                unsafe {
+                                    let out = dst.add((idx0 + ct * ct_step) * tile_bytes);
+                                    std::ptr::write_bytes(
+                                        out.add(tile_raw),
+                                        0,
+                                        tile_bytes - tile_raw,
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Converts the `tc` channels (a multiple of 16) of one pixel at `src` and stores
+        /// their low-byte plane at `dst` and high-byte plane at `dst + tc`.
+        ///
+        /// # Safety
+        /// AVX-512 F/BW/VL/BF16 available; `4 * tc` readable bytes at `src`, `2 * tc`
+        /// writable bytes at `dst`.
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn pixel(tc: usize, src: *const u8, dst: *mut u8) {
+            let abs = _mm512_set1_epi32(0x7FFF_FFFF);
+            let one = _mm512_set1_epi32(1);
+            let max_sub = _mm512_set1_epi32(0x007F_FFFF);
+            let bias = _mm512_set1_epi32(0x7FFF);
+            let planes = _mm256_setr_epi8(
+                0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8, 10, 12, 14, 1,
+                3, 5, 7, 9, 11, 13, 15,
+            );
+            for k in 0..tc / 16 {
+                // SAFETY: k < tc / 16, so 64 bytes at src + 64k and 16 bytes at dst + 16k and
+                // dst + tc + 16k are in bounds per the caller.
+                unsafe {
+                    let x = _mm512_loadu_si512(src.add(64 * k).cast());
+                    let hw = _mm512_cvtneps_pbh(_mm512_castsi512_ps(x));
+                    let mut r: __m256i = std::mem::transmute::<__m256bh, __m256i>(hw);
+                    // vcvtneps2bf16 flushes subnormal inputs: recompute those lanes.
+                    let a = _mm512_and_si512(x, abs);
+                    let sub = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, one), max_sub);
+                    if sub != 0 {
+                        let lsb = _mm512_and_si512(_mm512_srli_epi32::<16>(x), one);
+                        let t = _mm512_add_epi32(x, _mm512_add_epi32(bias, lsb));
+                        let fix = _mm512_cvtepi32_epi16(_mm512_srli_epi32::<16>(t));
+                        r = _mm256_mask_blend_epi16(sub, r, fix);
+                    }
+                    // Bytes [l0 h0 l1 h1 ...] -> [l0..l15 | h0..h15].
+                    let v = _mm256_shuffle_epi8(r, planes);
+                    let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(v);
+                    if tc == 16 {
+                        _mm256_storeu_si256(dst.cast(), v);
+                    } else {
+                        _mm_storeu_si128(dst.add(16 * k).cast(), _mm256_castsi256_si128(v));
+                        _mm_storeu_si128(
+                            dst.add(tc + 16 * k).cast(),
+                            _mm256_extracti128_si256::<1>(v),
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

@@ -307,3 +307,23 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Library code never panics on user input: any spec pair, any op, any buffers give
+    /// `Ok` or an error naming a rule.
+    #[test]
+    fn prepare_and_run_never_panic_on_any_specs(a in arb_spec(), b in arb_spec(), axis in 0usize..7, op in 0u8..4, cap in 0usize..4096) {
+        use strideweave::tensor::{prepare, AlignedBytes, Op};
+        let op = match op { 0 => Op::Cast, 1 => Op::CastTess, 2 => Op::CastUntess, _ => Op::Argmax { axis } };
+        let input = AlignedBytes::filled(cap, 0x3C);
+        let mut out = AlignedBytes::filled(cap, 0);
+        if let Ok(plan) = prepare(op, &[a], &[b]) {
+            let _ = plan.run(&[input.as_slice()], &mut [out.as_mut_slice()]);
+        }
+        if let Ok(plan) = prepare(op, &[a], &[a]) {
+            let _ = plan.run(&[input.as_slice()], &mut [out.as_mut_slice()]);
+        }
+    }
+}

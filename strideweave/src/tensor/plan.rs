@@ -55,6 +55,13 @@ impl Op {
 }
 
 /// What a port needs from its binding.
+///
+/// ```
+/// use strideweave::tensor::{prepare, Op, TensorSpec};
+/// let plan = prepare(Op::Cast, &["f32[3]".parse().unwrap()], &["f16[3]".parse().unwrap()]).unwrap();
+/// let out = plan.outputs()[0];
+/// assert_eq!((out.bytes, out.align), (6, 2));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PortRequirement {
     /// The port's spec.
@@ -346,6 +353,11 @@ pub fn prepare(op: Op, inputs: &[TensorSpec], outputs: &[TensorSpec]) -> Result<
 }
 
 /// How CastTess chooses its tile packing loop.
+///
+/// ```
+/// use strideweave::tensor::TileDispatch;
+/// assert_ne!(TileDispatch::Auto, TileDispatch::Runtime);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TileDispatch {
     /// A monomorphized loop when the tile shape is one of the built-in static shapes,
@@ -510,8 +522,8 @@ impl Plan {
                 check_disjoint(*a, *b, (&format!("input {i}"), &format!("output {o}")))?;
             }
         }
-        let (ia, il) = ispans[0];
-        let (oa, ol) = ospans[0];
+        let il = ispans[0].1;
+        let ol = ospans[0].1;
         let empty_in: &[u8] = &[];
         let mut empty_out: [u8; 0] = [];
         let src: &[u8] = if il == 0 {
@@ -519,15 +531,15 @@ impl Plan {
         } else {
             // SAFETY: the caller promises `capacity` readable bytes at `ptr`; il <= capacity,
             // the address is non-null (checked) and the range does not wrap (checked).
-            unsafe { std::slice::from_raw_parts(ia as *const u8, il) }
+            unsafe { std::slice::from_raw_parts(inputs[0].ptr, il) }
         };
         let dst: &mut [u8] = if ol == 0 {
             &mut empty_out
         } else {
             // SAFETY: the caller promises `capacity` writable bytes at `ptr`; ol <= capacity,
-            // non-null, no wrap, and [oa, oa+ol) is disjoint from the input span [ia, ia+il)
+            // non-null, no wrap, and the output span is disjoint from the input span
             // (checked above), so this exclusive slice aliases no other live reference made here.
-            unsafe { std::slice::from_raw_parts_mut(oa as *mut u8, ol) }
+            unsafe { std::slice::from_raw_parts_mut(outputs[0].ptr, ol) }
         };
         self.execute(src, dst, TileDispatch::Auto)
     }

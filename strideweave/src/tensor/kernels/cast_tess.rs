@@ -35,6 +35,13 @@ pub trait TileShape: 'static {
 }
 
 /// Tile extents as seen by the packing loop (compile-time or run-time).
+///
+/// ```
+/// use strideweave::tensor::{RuntimeTile, Static, Tile1x4x4x16, TileDims};
+/// fn pixels<T: TileDims>(t: T) -> usize { t.td() * t.th() * t.tw() }
+/// assert_eq!(pixels(Static::<Tile1x4x4x16>::new()), 16);
+/// assert_eq!(pixels(RuntimeTile { dhwc: [1, 4, 4, 16] }), 16);
+/// ```
 pub trait TileDims: Copy {
     /// True when the channel extent is known at compile time to be a multiple of 16,
     /// so whole tiles can be packed with 16-lane vector conversions.
@@ -50,8 +57,26 @@ pub trait TileDims: Copy {
 }
 
 /// Compile-time tile extents of the [`TileShape`] `T`.
+///
+/// ```
+/// use strideweave::tensor::{Static, Tile1x1x1x32, TileDims};
+/// assert_eq!(Static::<Tile1x1x1x32>::new().tc(), 32);
+/// ```
 #[derive(Debug)]
 pub struct Static<T>(PhantomData<T>);
+
+impl<T> Static<T> {
+    /// The (zero-sized) value.
+    pub const fn new() -> Self {
+        Static(PhantomData)
+    }
+}
+
+impl<T> Default for Static<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
 impl<T> Clone for Static<T> {
     fn clone(&self) -> Self {
@@ -81,6 +106,11 @@ impl<T: TileShape> TileDims for Static<T> {
 }
 
 /// Run-time tile extents (the fallback loop).
+///
+/// ```
+/// use strideweave::tensor::{RuntimeTile, TileDims};
+/// assert_eq!(RuntimeTile { dhwc: [2, 3, 4, 5] }.tw(), 4);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuntimeTile {
     /// Extents along D, H, W, C.

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod eval_cmd;
+mod tensor_cmd;
 
 /// CuTe-style layouts from the command line.
 #[derive(Parser)]
@@ -18,6 +19,8 @@ struct Cli {
 enum Command {
     /// Evaluate layout expressions (arguments, or standard input one per line).
     Eval(eval_cmd::EvalArgs),
+    #[command(flatten)]
+    Tensor(tensor_cmd::TensorCommand),
 }
 
 fn main() -> ExitCode {
@@ -31,5 +34,6 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Eval(args) => eval_cmd::run(args),
+        Command::Tensor(cmd) => tensor_cmd::run(cmd),
     }
 }

@@ -310,7 +310,7 @@ fn decode(l: &Layout, mut i: u64) -> Coord {
 /// answer with a value or a value error, never a panic or a wrapped result.
 pub fn extremes(data: &[u8]) {
     let mut b = Bytes(data);
-    let mut word = |b: &mut Bytes| -> u64 {
+    let word = |b: &mut Bytes| -> u64 {
         // mostly values near powers of two and near u64::MAX
         let sel = b.next();
         let base = match sel % 4 {
@@ -319,7 +319,7 @@ pub fn extremes(data: &[u8]) {
             2 => (1u64 << (b.next() % 64)).wrapping_sub(1),
             _ => u64::from(b.next()),
         };
-        base.max(u64::from(sel % 2 == 0))
+        base.max(u64::from(sel.is_multiple_of(2)))
     };
     let n = 1 + (b.next() % 3) as usize;
     let shape: Vec<u64> = (0..n).map(|_| word(&mut b).max(1)).collect();

@@ -358,7 +358,7 @@ fn admissible_compose_error(e: &strideweave::LayoutError) -> bool {
         Some(
             CoreError::StrideDivisibility { .. }
                 | CoreError::ShapeDivisibility { .. }
-                | CoreError::Overflow
+                | CoreError::Overflow { .. }
         )
     )
 }

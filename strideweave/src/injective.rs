@@ -2,15 +2,20 @@
 //! exists and by a bounded search only for what remains.
 
 use crate::int_tuple::Shape;
-use crate::Layout;
-use std::collections::HashSet;
+use crate::{Layout, MAX_LEAVES};
 
-/// Leaves that matter for collisions: extent > 1.
-fn live_leaves(l: &Layout) -> Vec<(u64, u64)> {
-    (0..l.leaf_count())
-        .map(|i| (l.leaf_extent(i), l.leaf_stride(i)))
-        .filter(|&(s, _)| s > 1)
-        .collect()
+/// Leaves that matter for collisions (extent > 1), inline.
+fn live_leaves(l: &Layout) -> ([(u64, u64); MAX_LEAVES], usize) {
+    let mut out = [(0u64, 0u64); MAX_LEAVES];
+    let mut n = 0;
+    for i in 0..l.leaf_count() {
+        let (s, d) = (l.leaf_extent(i), l.leaf_stride(i));
+        if s > 1 {
+            out[n] = (s, d);
+            n += 1;
+        }
+    }
+    (out, n)
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
@@ -21,75 +26,71 @@ fn gcd(a: u64, b: u64) -> u64 {
     }
 }
 
-/// Greatest index reached by `leaves` (fits: bounded by the layout's cosize).
+/// Greatest index reached by `leaves` (bounded by the layout's cosize).
 fn span(leaves: &[(u64, u64)]) -> u64 {
     leaves.iter().map(|&(s, d)| (s - 1) * d).sum()
 }
 
-/// Decides injectivity of positive-stride leaves (extents > 1).
+/// Whether two leaves collide: `x*d0 == y*d1` with `0 < x < s0`, `0 < y < s1` has its
+/// smallest solution at `x = d1/g`, `y = d0/g` (`g = gcd(d0, d1)`).
+fn pair_collides((s0, d0): (u64, u64), (s1, d1): (u64, u64)) -> bool {
+    let g = gcd(d0, d1);
+    d1 / g < s0 && d0 / g < s1
+}
+
+/// Decides injectivity of positive-stride leaves (extents > 1), without allocating
+/// unless a search is needed.
 ///
-/// Peels leaves that provably cannot collide: the largest stride when it exceeds the span
-/// of all the others, and the smallest when every other stride is a multiple of its whole
-/// span (after dividing out the common gcd). Two equal strides always collide. What no
-/// argument decides is searched, whichever is cheaper: a difference-set bitset over
-/// `[-span, span]` (cost `O(span * sum of extents)`, span at most 2^26) or an enumeration
-/// of the image (cost `O(size)` time and memory).
-fn injective_positive(mut leaves: Vec<(u64, u64)>) -> bool {
+/// Arguments, applied until none fits: equal strides collide; a common factor of all
+/// strides divides out; the largest stride beyond the span of all the others cannot
+/// collide (peel it); the smallest leaf whose whole span divides every other stride cannot
+/// collide (peel it); two leaves collide exactly when [`pair_collides`]. What remains (three
+/// or more interleaved leaves) is searched: a difference-set bitset when its span is at
+/// most 2^26 (time `O(span * sum of extents)`), otherwise a pruned depth-first search for
+/// a non-zero `x` with `sum x_i d_i == 0`, `|x_i| < s_i` (exponential only for
+/// pathological interleavings).
+fn injective_positive(mut leaves: &mut [(u64, u64)]) -> bool {
     loop {
         if leaves.len() <= 1 {
             return true;
         }
-        leaves.sort_by_key(|&(s, d)| (d, s));
+        leaves.sort_unstable_by_key(|&(s, d)| (d, s));
         if leaves.windows(2).any(|w| w[0].1 == w[1].1) {
             return false;
         }
         let g = leaves.iter().fold(0, |g, &(_, d)| gcd(g, d));
-        if g > 1 {
-            for l in leaves.iter_mut() {
-                l.1 /= g;
-            }
+        for l in leaves.iter_mut() {
+            l.1 /= g;
         }
         let n = leaves.len();
-        let d_top = leaves[n - 1].1;
-        if d_top > span(&leaves[..n - 1]) {
-            leaves.pop();
+        if leaves[n - 1].1 > span(&leaves[..n - 1]) {
+            leaves = &mut leaves[..n - 1];
             continue;
         }
         let (s0, d0) = leaves[0];
         let block = s0.checked_mul(d0);
         if block.is_some_and(|b| leaves[1..].iter().all(|&(_, d)| d.is_multiple_of(b))) {
-            leaves.remove(0);
+            leaves = &mut leaves[1..];
             continue;
         }
-        if let Some(true) = pair_collision(&leaves) {
-            return false;
+        if n == 2 {
+            return !pair_collides(leaves[0], leaves[1]);
         }
-        let total = span(&leaves);
-        let size = leaves
-            .iter()
-            .try_fold(1u64, |p, &(s, _)| p.checked_mul(s))
-            .unwrap_or(u64::MAX);
-        let extents: u64 = leaves.iter().map(|&(s, _)| s).sum();
-        let diff_cost = (2 * total + 1).saturating_mul(extents);
-        if total <= 1 << 26 && diff_cost <= size {
-            return difference_search(&leaves, total);
-        }
-        return image_search(&leaves);
-    }
-}
-
-/// Whether two leaves alone collide: `x*d0 == y*d1` with `0 < x < s0`, `0 < y < s1`
-/// has its smallest solution at `x = d1/g`, `y = d0/g` (`g = gcd(d0, d1)`).
-fn pair_collision(leaves: &[(u64, u64)]) -> Option<bool> {
-    for (i, &(s0, d0)) in leaves.iter().enumerate() {
-        for &(s1, d1) in &leaves[i + 1..] {
-            let g = gcd(d0, d1);
-            if d1 / g < s0 && d0 / g < s1 {
-                return Some(true);
+        for i in 0..n {
+            for j in i + 1..n {
+                if pair_collides(leaves[i], leaves[j]) {
+                    return false;
+                }
             }
         }
+        let total = span(leaves);
+        let extents: u64 = leaves.iter().map(|&(s, _)| s).sum();
+        let diff_cost = total.saturating_mul(2).saturating_mul(extents);
+        if total <= 1 << 26 && diff_cost <= 1 << 28 {
+            return difference_search(leaves, total);
+        }
+        return !zero_sum_exists(leaves);
     }
-    None
 }
 
 /// Incremental difference sets: adding leaf `s:d` collides iff some `x*d` (`0 < x < s`)
@@ -127,33 +128,44 @@ fn difference_search(leaves: &[(u64, u64)], total: u64) -> bool {
     true
 }
 
-/// Enumerates the image with a hash set (for huge spans no argument reduced).
-fn image_search(leaves: &[(u64, u64)]) -> bool {
-    let size: u64 = leaves.iter().map(|&(s, _)| s).product();
-    let mut seen = HashSet::with_capacity(size.min(1 << 24) as usize);
-    let mut coord = vec![0u64; leaves.len()];
-    let mut idx = 0u64;
-    loop {
-        if !seen.insert(idx) {
-            return false;
+/// Whether some non-zero `x` with `|x_i| < s_i` has `sum x_i d_i == 0`: a depth-first
+/// search over the leaves by decreasing stride, keeping only partial sums the remaining
+/// leaves can still cancel (by span and by their common divisor).
+fn zero_sum_exists(leaves: &[(u64, u64)]) -> bool {
+    let mut by_stride: Vec<(u64, u64)> = leaves.to_vec();
+    by_stride.sort_unstable_by_key(|&(_, d)| std::cmp::Reverse(d));
+    let n = by_stride.len();
+    let mut rest_span = vec![0i128; n + 1];
+    let mut rest_gcd = vec![0u64; n + 1];
+    for i in (0..n).rev() {
+        let (s, d) = by_stride[i];
+        rest_span[i] = rest_span[i + 1] + (s as i128 - 1) * d as i128;
+        rest_gcd[i] = gcd(rest_gcd[i + 1], d);
+    }
+    fn dfs(i: usize, r: i128, nonzero: bool, l: &[(u64, u64)], span: &[i128], g: &[u64]) -> bool {
+        if i == l.len() {
+            return nonzero && r == 0;
         }
-        let mut k = 0;
-        loop {
-            if k == leaves.len() {
+        let (s, d) = (l[i].0 as i128, l[i].1 as i128);
+        let lim = span[i + 1];
+        // x with |r + x*d| <= lim, |x| < s, and (first non-zero x positive, by symmetry)
+        let lo = (-lim - r).div_euclid(d) + i128::from((-lim - r).rem_euclid(d) != 0);
+        let hi = (lim - r).div_euclid(d);
+        let lo = lo.max(if nonzero { -(s - 1) } else { 0 });
+        let hi = hi.min(s - 1);
+        let gr = g[i + 1] as i128;
+        let mut x = lo;
+        while x <= hi {
+            let nr = r + x * d;
+            let divisible = gr == 0 || nr.rem_euclid(gr) == 0;
+            if divisible && dfs(i + 1, nr, nonzero || x != 0, l, span, g) {
                 return true;
             }
-            // wrapping: intermediate sums past the last coordinate may exceed u64, the
-            // values compared are all below the layout's cosize
-            coord[k] += 1;
-            idx = idx.wrapping_add(leaves[k].1);
-            if coord[k] < leaves[k].0 {
-                break;
-            }
-            idx = idx.wrapping_sub(leaves[k].0.wrapping_mul(leaves[k].1));
-            coord[k] = 0;
-            k += 1;
+            x += 1;
         }
+        false
     }
+    dfs(0, 0, false, &by_stride, &rest_span, &rest_gcd)
 }
 
 impl Layout {
@@ -171,14 +183,11 @@ impl Layout {
     /// assert!(!inj("(4,2):(1,1)"));
     /// ```
     pub fn is_injective(&self) -> bool {
-        let leaves = live_leaves(self);
-        if leaves.iter().any(|&(_, d)| d == 0) {
+        let (mut leaves, n) = live_leaves(self);
+        if leaves[..n].iter().any(|&(_, d)| d == 0) || self.cosize() < self.size() {
             return false;
         }
-        if self.cosize() < self.size() {
-            return false;
-        }
-        injective_positive(leaves)
+        injective_positive(&mut leaves[..n])
     }
 
     /// The number `k` of coordinates reaching each index of `[0, size(target))`, when the
@@ -199,17 +208,21 @@ impl Layout {
     pub fn uniform_preimage_extent(&self, target: &Shape) -> Option<u64> {
         let n = target.checked_size()?;
         let mut k: u64 = 1;
-        let mut chain: Vec<(u64, u64)> = Vec::new();
-        for (s, d) in live_leaves(self) {
+        let (leaves, count) = live_leaves(self);
+        let mut chain = [(0u64, 0u64); MAX_LEAVES];
+        let mut m = 0;
+        for &(s, d) in &leaves[..count] {
             if d == 0 {
                 k = k.checked_mul(s)?;
             } else {
-                chain.push((s, d));
+                chain[m] = (s, d);
+                m += 1;
             }
         }
-        chain.sort_by_key(|&(s, d)| (d, s));
+        let chain = &mut chain[..m];
+        chain.sort_unstable_by_key(|&(s, d)| (d, s));
         let mut expect = 1u64;
-        for (s, d) in chain {
+        for &mut (s, d) in chain {
             if d != expect {
                 return None;
             }

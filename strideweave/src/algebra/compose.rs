@@ -125,11 +125,12 @@ pub const fn compose_tiler(a: &Layout, tiles: &[Layout]) -> Result<Layout, CoreE
     let mut r = Layout::EMPTY;
     let mut i = 0;
     while i < rank {
-        let ai = tri!(a.mode(i));
         if i < tiles.len() {
+            let ai = tri!(a.mode(i));
             tri!(r.push_mode(&tri!(compose(&ai, &tiles[i]))));
         } else {
-            tri!(r.push_mode(&ai));
+            // an untouched mode is copied exactly, parentheses and all
+            tri!(r.push_item_of(a, i));
         }
         i += 1;
     }
@@ -150,8 +151,8 @@ pub const fn compose_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, CoreE
     let mut r = Layout::EMPTY;
     let mut i = 0;
     while i < rank {
-        let ai = tri!(a.mode(i));
         if i < tiles {
+            let ai = tri!(a.mode(i));
             let ti = tri!(shape.mode(i));
             let ri = if ti.is_scalar() {
                 tri!(compose_leaf(&ai, ti.leaf(0), 1))
@@ -160,7 +161,8 @@ pub const fn compose_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, CoreE
             };
             tri!(r.push_mode(&ri));
         } else {
-            tri!(r.push_mode(&ai));
+            // an untouched mode is copied exactly, parentheses and all
+            tri!(r.push_item_of(a, i));
         }
         i += 1;
     }

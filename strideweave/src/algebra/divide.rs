@@ -26,11 +26,12 @@ pub const fn divide_tiler(a: &Layout, tiles: &[Layout]) -> Result<Layout, CoreEr
     let mut r = Layout::EMPTY;
     let mut i = 0;
     while i < rank {
-        let ai = tri!(a.mode(i));
         if i < tiles.len() {
+            let ai = tri!(a.mode(i));
             tri!(r.push_mode(&tri!(divide(&ai, &tiles[i]))));
         } else {
-            tri!(r.push_mode(&ai));
+            // an untouched mode is copied exactly, parentheses and all
+            tri!(r.push_item_of(a, i));
         }
         i += 1;
     }
@@ -51,8 +52,8 @@ pub const fn divide_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, CoreEr
     let mut r = Layout::EMPTY;
     let mut i = 0;
     while i < rank {
-        let ai = tri!(a.mode(i));
         if i < tiles {
+            let ai = tri!(a.mode(i));
             let ti = tri!(shape.mode(i));
             let ri = if ti.is_scalar() {
                 tri!(divide(&ai, &tri!(Layout::leaf(ti.leaf(0), 1))))
@@ -61,7 +62,8 @@ pub const fn divide_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, CoreEr
             };
             tri!(r.push_mode(&ri));
         } else {
-            tri!(r.push_mode(&ai));
+            // an untouched mode is copied exactly, parentheses and all
+            tri!(r.push_item_of(a, i));
         }
         i += 1;
     }

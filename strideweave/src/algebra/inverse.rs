@@ -6,7 +6,8 @@ use crate::layout::mul;
 use crate::{Layout, MAX_LEAVES};
 
 /// The largest `R` built from L's leaves with `L(R(i)) == i` for every `i < size(R)`:
-/// follows the chain of strides `1, s0*d0, ...` through L's sorted leaves.
+/// follows the chain of strides `1, s0*d0, ...` through L's sorted leaves, skipping
+/// broadcast (stride-0) leaves.
 pub const fn right_inverse(l: &Layout) -> Result<Layout, CoreError> {
     let n = l.leaf_count();
     let mut order = [0usize; MAX_LEAVES];
@@ -27,7 +28,8 @@ pub const fn right_inverse(l: &Layout) -> Result<Layout, CoreError> {
     let mut k = 0;
     while k < n {
         let (s, d) = (l.leaf_extent(order[k]), l.leaf_stride(order[k]));
-        if s != 1 {
+        // extent-1 and stride-0 leaves add nothing to the image: skip them, as CuTe does
+        if s != 1 && d != 0 {
             if d != current {
                 break;
             }

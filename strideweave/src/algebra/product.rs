@@ -29,11 +29,12 @@ pub const fn logical_product_tiler(a: &Layout, tiles: &[Layout]) -> Result<Layou
     let mut r = Layout::EMPTY;
     let mut i = 0;
     while i < rank {
-        let ai = tri!(a.mode(i));
         if i < tiles.len() {
+            let ai = tri!(a.mode(i));
             tri!(r.push_mode(&tri!(logical_product(&ai, &tiles[i]))));
         } else {
-            tri!(r.push_mode(&ai));
+            // an untouched mode is copied exactly, parentheses and all
+            tri!(r.push_item_of(a, i));
         }
         i += 1;
     }

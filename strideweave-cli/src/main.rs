@@ -5,6 +5,8 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod eval_cmd;
+mod render_cmd;
+mod show_cmd;
 
 /// CuTe-style layouts from the command line.
 #[derive(Parser)]
@@ -18,6 +20,10 @@ struct Cli {
 enum Command {
     /// Evaluate layout expressions (arguments, or standard input one per line).
     Eval(eval_cmd::EvalArgs),
+    /// Show a layout's properties and its table of indices.
+    Show(show_cmd::ShowArgs),
+    /// Draw a layout as an SVG or TikZ picture.
+    Render(render_cmd::RenderArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,5 +37,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Eval(args) => eval_cmd::run(args),
+        Command::Show(args) => show_cmd::run(args),
+        Command::Render(args) => render_cmd::run(args),
     }
 }

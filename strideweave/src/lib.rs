@@ -22,6 +22,7 @@ pub mod notation;
 mod ops;
 pub mod tensor;
 mod tree;
+pub mod view;
 
 pub use error::{CoreError, ErrorKind, LayoutError};
 pub use int_tuple::{Coord, IntTuple, IntoIntTuple, Node, Shape, Stride, MAX_LEAVES, MAX_NODES};

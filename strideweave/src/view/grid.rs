@@ -97,7 +97,10 @@ fn breaks(extents: &[u64], len: usize) -> Vec<u8> {
             if p == 0 || p == len {
                 return 0;
             }
-            products.iter().filter(|&&q| (p as u64).is_multiple_of(q)).count() as u8
+            products
+                .iter()
+                .filter(|&&q| (p as u64).is_multiple_of(q))
+                .count() as u8
         })
         .collect()
 }

@@ -238,10 +238,11 @@ impl Grid {
     }
 
     /// A small palette slot for cell `(r, c)` under a tiling colouring: neighbouring tiles,
-    /// across rows or columns, get different slots out of `slots` (12 in the pictures).
+    /// across rows, columns or diagonals, get different slots out of `slots` (12 in the
+    /// pictures: row tiles step by 1, column tiles by 5, diagonals by 4 or 6).
     pub fn tile_slot(&self, r: usize, c: usize, slots: u32) -> Option<u32> {
         self.tile(r, c).map(|(a, b)| {
-            let v = (a as u64) * 5 + (b as u64) * 7;
+            let v = a as u64 + (b as u64) * 5;
             (v % slots as u64) as u32
         })
     }
@@ -365,7 +366,7 @@ mod tests {
     }
 
     #[test]
-    fn neighbouring_tiles_get_different_slots() {
+    fn neighbouring_and_diagonal_tiles_get_different_slots() {
         let g = grid("((2,4),(2,4)):((1,16),(2,4))", ColorBy::Block);
         for r in 0..8 {
             for c in 0..8 {
@@ -374,6 +375,12 @@ mod tests {
                 }
                 if c + 1 < 8 && g.tile(r, c) != g.tile(r, c + 1) {
                     assert_ne!(g.tile_slot(r, c, 12), g.tile_slot(r, c + 1, 12));
+                }
+                if r + 1 < 8 && c + 1 < 8 && g.tile(r, c) != g.tile(r + 1, c + 1) {
+                    assert_ne!(g.tile_slot(r, c, 12), g.tile_slot(r + 1, c + 1, 12));
+                }
+                if r + 1 < 8 && c >= 1 && g.tile(r, c) != g.tile(r + 1, c - 1) {
+                    assert_ne!(g.tile_slot(r, c, 12), g.tile_slot(r + 1, c - 1, 12));
                 }
             }
         }

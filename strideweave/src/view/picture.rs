@@ -67,12 +67,10 @@ impl Picture {
             }
             _ => caption.push(notation),
         }
-        let mut info = grid.axes_description();
+        caption.push(grid.axes_description());
         if grid.color() != ColorBy::None {
-            info.push_str("; colour ");
-            info.push_str(grid.color().describe());
+            caption.push(format!("colour {}", grid.color().describe()));
         }
-        caption.push(info);
         if grid.repeated_cells() > 0 {
             caption.push(format!(
                 "{} cells share their index with another cell (bold)",

@@ -80,7 +80,7 @@ pub fn render_svg(p: &Picture, opts: &SvgOptions) -> String {
         .caption
         .iter()
         .enumerate()
-        .map(|(i, l)| l.chars().count() * if i == 0 { 9 } else { 8 })
+        .map(|(i, l)| l.chars().count() * if i == 0 { 93 } else { 73 } / 10)
         .max()
         .unwrap_or(0);
     let width = (x0 + grid_w + MARGIN).max(2 * MARGIN + caption_w);

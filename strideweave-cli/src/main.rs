@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 mod eval_cmd;
 mod render_cmd;
+mod repl;
 mod show_cmd;
 
 /// CuTe-style layouts from the command line.
@@ -18,7 +19,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Evaluate layout expressions (arguments, or standard input one per line).
+    /// Evaluate layout expressions (arguments, standard input one per line, or interactively on a terminal).
     Eval(eval_cmd::EvalArgs),
     /// Show a layout's properties and its table of indices.
     Show(show_cmd::ShowArgs),

@@ -61,7 +61,7 @@ pub fn respond(line: &str, colour: bool) -> Option<String> {
         return Some(String::new());
     }
     if let Some(cmd) = trimmed.strip_prefix(':') {
-        let (name, rest) = cmd.split_once(char::is_whitespace).unwrap_or((cmd, ""));
+        let name = cmd.split(char::is_whitespace).next().unwrap_or("");
         return match name {
             "q" | "quit" | "exit" => None,
             "h" | "help" => Some(HELP.to_string()),

@@ -1,1 +1,1 @@
-use proc_macro::TokenStream; #[proc_macro] pub fn layout(t: TokenStream) -> TokenStream { t }
+//! Procedural macros of StrideWeave (the `layout!` family).

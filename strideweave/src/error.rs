@@ -46,8 +46,8 @@ pub enum CoreError {
     TooManyNodes,
     /// An extent below one.
     ZeroExtent,
-    /// Size, cosize or index arithmetic overflowed `u64`.
-    Overflow,
+    /// Size, cosize or index arithmetic overflowed `u64`: `lhs op rhs` (`op` is `*` or `+`).
+    Overflow { op: char, lhs: u64, rhs: u64 },
     /// Shape and stride trees differ in structure.
     NotCongruent,
     /// A coordinate component or integer key outside its extent.
@@ -62,9 +62,13 @@ pub enum CoreError {
     StrideDivisibility { extent: u64, stride: u64 },
     /// Composition: neither of A's extent and B's remaining extent divides the other.
     ShapeDivisibility { extent: u64, rest: u64 },
+    /// Composition: B's modes, composed separately, would carry between A's modes
+    /// (their largest coordinates in one mode of A sum to `reach >= extent`).
+    ModeOverlap { extent: u64, reach: u64 },
     /// Complement of a layout with colliding indices.
     NotInjective,
-    /// Complement of an injective layout whose sorted modes do not chain.
+    /// An injective layout whose sorted modes do not chain: a stride inside, or (for
+    /// `left_inverse`) not a multiple of, the span of the smaller-stride modes.
     Unchainable { stride: u64, span: u64 },
     /// Complement target smaller than the layout's size, or zero.
     CotargetTooSmall { size: u64, cotarget: u64 },
@@ -87,7 +91,9 @@ impl CoreError {
                 crate::int_tuple::MAX_NODES
             ),
             CoreError::ZeroExtent => "extents must be at least 1".to_string(),
-            CoreError::Overflow => "integer arithmetic overflows 64 bits".to_string(),
+            CoreError::Overflow { op, lhs, rhs } => {
+                format!("{lhs} {op} {rhs} overflows 64 bits")
+            }
             CoreError::NotCongruent => "shape and stride are not congruent".to_string(),
             CoreError::OutOfDomain { value, extent } => {
                 format!("key {value} is outside the shape domain [0, {extent})")
@@ -107,9 +113,12 @@ impl CoreError {
             CoreError::ShapeDivisibility { extent, rest } => format!(
                 "shape divisibility condition fails: extent {extent} of A and remaining extent {rest} of B divide neither way"
             ),
+            CoreError::ModeOverlap { extent, reach } => format!(
+                "B's modes overlap in A's coordinates: together they reach coordinate {reach} of a mode of A with extent {extent}, so A(B(c)) is not the sum of the parts"
+            ),
             CoreError::NotInjective => "layout is not injective (self-overlap)".to_string(),
             CoreError::Unchainable { stride, span } => format!(
-                "modes do not chain: stride {stride} lies inside the span {span} of the smaller-stride modes (injective, but no complement exists)"
+                "modes do not chain: stride {stride} is not a multiple of the span {span} of the smaller-stride modes"
             ),
             CoreError::CotargetTooSmall { size, cotarget } => {
                 format!("layout size {size} is larger than cotarget {cotarget}")
@@ -226,3 +235,15 @@ macro_rules! tri {
     };
 }
 pub(crate) use tri;
+
+impl From<CoreError> for LayoutError {
+    /// A value error whose message is the failed rule.
+    fn from(core: CoreError) -> Self {
+        LayoutError {
+            kind: ErrorKind::Value,
+            message: core.describe(),
+            core: Some(core),
+            column: None,
+        }
+    }
+}

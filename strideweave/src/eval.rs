@@ -19,7 +19,9 @@ use crate::tree::{profile_notation, Tree, TreeItem};
 use crate::Layout;
 use std::fmt;
 
-/// A value of the `eval` language.
+/// A value of the `eval` language. Values live for one expression, so a large inline
+/// `Layout` variant costs less than boxing it.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
     /// An integer tree; a single integer is a rank-1 tuple.
@@ -95,7 +97,8 @@ fn expr(p: &mut Parser) -> Result<Value, LayoutError> {
                     match expr(p)? {
                         Value::Layout(l) => tiles.push(l),
                         Value::Tuple(t) if t.is_scalar() => tiles.push(
-                            Layout::leaf(t.leaf(0), 1).map_err(|e| LayoutError::from_core("tile", e))?,
+                            Layout::leaf(t.leaf(0), 1)
+                                .map_err(|e| LayoutError::from_core("tile", e))?,
                         ),
                         other => {
                             return Err(LayoutError::type_error(format!(
@@ -115,7 +118,7 @@ fn expr(p: &mut Parser) -> Result<Value, LayoutError> {
             }
             Ok(Value::Tiler(tiles))
         }
-        Some(c) if c.is_ascii_digit() || c == '(' => {
+        Some(c) if c.is_ascii_digit() || c == '(' || c == '-' => {
             let shape = p.int_tuple()?;
             if p.eat(':') {
                 let stride = p.int_tuple()?;
@@ -151,7 +154,6 @@ fn expr(p: &mut Parser) -> Result<Value, LayoutError> {
             }
             call(name, args)
         }
-        Some('-') => Err(p.error("negative numbers are not part of the notation")),
         _ => Err(p.unexpected("a value")),
     }
 }
@@ -167,7 +169,6 @@ fn tree_items(p: &mut Parser) -> Result<Tree, LayoutError> {
         if p.integer()?.is_some() {
             items.push(TreeItem::Leaf);
         } else {
-            let start = p.pos();
             match p.ident() {
                 Some("leaf") => items.push(TreeItem::Leaf),
                 Some("tree") => items.push(TreeItem::Tree(tree_items(p)?)),
@@ -175,7 +176,18 @@ fn tree_items(p: &mut Parser) -> Result<Tree, LayoutError> {
                     p.expect('(')?;
                     let n = match p.integer()? {
                         Some(n) => n,
-                        None => return Err(p.unexpected("a non-negative integer source id")),
+                        None => {
+                            let found = match p.ident() {
+                                Some(word) => format!("'{word}'"),
+                                None => {
+                                    let v = expr(p)?;
+                                    format!("{} {v}", v.kind())
+                                }
+                            };
+                            return Err(LayoutError::type_error(format!(
+                                "id expects an integer source id, found {found}"
+                            )));
+                        }
                     };
                     p.expect(')')?;
                     let n = usize::try_from(n)
@@ -183,18 +195,28 @@ fn tree_items(p: &mut Parser) -> Result<Tree, LayoutError> {
                     items.push(TreeItem::Id(n));
                 }
                 Some(other) => {
-                    return Err(p.error_at(
-                        start,
-                        format!("tree item '{other}' is neither an integer, leaf, id(N) nor tree(...)"),
-                    ))
+                    return Err(LayoutError::value(format!(
+                        "tree item '{other}' is neither an integer, a leaf marker nor a tree"
+                    )));
                 }
-                None => return Err(p.unexpected("a tree item (integer, leaf, id(N) or tree(...))")),
+                None => {
+                    let v = expr(p)?;
+                    return Err(LayoutError::value(format!(
+                        "tree item {} {v} is neither an integer, a leaf marker nor a tree",
+                        v.kind()
+                    )));
+                }
             }
         }
         if p.eat(')') {
             break;
         }
         if !p.eat(',') {
+            if p.peek() == Some(':') {
+                return Err(LayoutError::value(
+                    "tree item is a layout, which is neither an integer, a leaf marker nor a tree",
+                ));
+            }
             return Err(p.unexpected("',' or ')'"));
         }
     }
@@ -252,6 +274,11 @@ fn arity(name: &str, args: &[Value], min: usize, max: usize) -> Result<(), Layou
         )));
     }
     Ok(())
+}
+
+/// Re-kinds an argument error as a value error, where the spec says `ValueError`.
+fn as_value(e: LayoutError) -> LayoutError {
+    LayoutError::value(e.message().to_string())
 }
 
 fn want_layout(name: &str, pos: usize, v: &Value) -> Result<Layout, LayoutError> {
@@ -354,9 +381,10 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
     let int = |v: u64| Value::Tuple(IntTuple::scalar(v));
     Ok(match name {
         "layout" => {
+            // the spec makes a non-Shape or non-Stride argument a value error
             arity(name, a, 2, 2)?;
-            let s = want_tuple(name, 0, "a shape", &a[0])?;
-            let d = want_tuple(name, 1, "a stride", &a[1])?;
+            let s = want_tuple(name, 0, "a shape", &a[0]).map_err(as_value)?;
+            let d = want_tuple(name, 1, "a stride", &a[1]).map_err(as_value)?;
             Value::Layout(make_layout(s, d)?)
         }
         "shape" => Value::Tuple(*layout1(name)?.shape().as_tuple()),
@@ -371,9 +399,9 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
                 ))
             })?;
             match name {
-                "size" => int(t.product().ok_or_else(|| {
-                    LayoutError::value(format!("size of {t} overflows 64 bits"))
-                })?),
+                "size" => int(t
+                    .product()
+                    .ok_or_else(|| LayoutError::value(format!("size of {t} overflows 64 bits")))?),
                 "rank" => int(t.rank() as u64),
                 "depth" => int(t.depth() as u64),
                 _ => Value::Profile(t.recipe().to_vec()),
@@ -382,15 +410,20 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
         "cosize" => int(layout1(name)?.cosize()),
         "is_injective" => Value::Bool(layout1(name)?.is_injective()),
         "index" => {
+            // the spec makes a non-Layout first argument a value error
             arity(name, a, 2, 2)?;
-            let l = want_layout(name, 0, &a[0])?;
+            let l = want_layout(name, 0, &a[0]).map_err(as_value)?;
             let key = want_tuple(name, 1, "a coordinate", &a[1])?;
             int(l.index(&Coord::from_tuple(key)?)?)
         }
         "get" => {
             arity(name, a, 2, 3)?;
             let i = want_index(name, 1, &a[1])?;
-            let j = if a.len() == 3 { Some(want_index(name, 2, &a[2])?) } else { None };
+            let j = if a.len() == 3 {
+                Some(want_index(name, 2, &a[2])?)
+            } else {
+                None
+            };
             match &a[0] {
                 Value::Layout(l) => Value::Layout(match j {
                     Some(j) => l.slice(i, j)?,
@@ -398,11 +431,13 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
                 }),
                 Value::Tuple(t) => {
                     let s = crate::int_tuple::Coord::from_tuple(*t)?;
-                    Value::Tuple(*match j {
-                        Some(j) => s.slice(i, j)?,
-                        None => s.get(i)?,
-                    }
-                    .as_tuple())
+                    Value::Tuple(
+                        *match j {
+                            Some(j) => s.slice(i, j)?,
+                            None => s.get(i)?,
+                        }
+                        .as_tuple(),
+                    )
                 }
                 other => {
                     return Err(LayoutError::type_error(format!(
@@ -446,8 +481,13 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
         "rearrange" => {
             arity(name, a, 2, 3)?;
             let l = want_layout(name, 0, &a[0])?;
-            let out = want_tree(name, 1, &a[1])?;
-            let sel = if a.len() == 3 { Some(want_tree(name, 2, &a[2])?) } else { None };
+            // the spec makes a non-Tree output or selection a value error
+            let out = want_tree(name, 1, &a[1]).map_err(as_value)?;
+            let sel = if a.len() == 3 {
+                Some(want_tree(name, 2, &a[2]).map_err(as_value)?)
+            } else {
+                None
+            };
             Value::Layout(l.rearrange(&out, sel.as_ref())?)
         }
         "compose" | "can_compose" => {
@@ -459,9 +499,9 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
                 Value::Tiler(ts) => l.compose(ts),
                 other => {
                     return Err(LayoutError::type_error(format!(
-                        "compose expects a layout, a shape or a tiler as argument 2, found {} {other}",
-                        other.kind()
-                    )))
+                    "compose expects a layout, a shape or a tiler as argument 2, found {} {other}",
+                    other.kind()
+                )))
                 }
             };
             if name == "can_compose" {
@@ -473,7 +513,11 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
         "complement" => {
             arity(name, a, 1, 2)?;
             let l = want_layout(name, 0, &a[0])?;
-            let m = if a.len() == 2 { want_int(name, 1, &a[1])? } else { l.cosize() };
+            let m = if a.len() == 2 {
+                want_int(name, 1, &a[1])?
+            } else {
+                l.cosize()
+            };
             Value::Layout(l.complement(m)?)
         }
         "divide" | "logical_divide" => {

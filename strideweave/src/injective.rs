@@ -56,10 +56,13 @@ fn injective_positive(mut leaves: Vec<(u64, u64)>) -> bool {
             continue;
         }
         let (s0, d0) = leaves[0];
-        let block = s0 * d0;
-        if leaves[1..].iter().all(|&(_, d)| d % block == 0) {
+        let block = s0.checked_mul(d0);
+        if block.is_some_and(|b| leaves[1..].iter().all(|&(_, d)| d.is_multiple_of(b))) {
             leaves.remove(0);
             continue;
+        }
+        if let Some(true) = pair_collision(&leaves) {
+            return false;
         }
         let total = span(&leaves);
         let size = leaves
@@ -73,6 +76,20 @@ fn injective_positive(mut leaves: Vec<(u64, u64)>) -> bool {
         }
         return image_search(&leaves);
     }
+}
+
+/// Whether two leaves alone collide: `x*d0 == y*d1` with `0 < x < s0`, `0 < y < s1`
+/// has its smallest solution at `x = d1/g`, `y = d0/g` (`g = gcd(d0, d1)`).
+fn pair_collision(leaves: &[(u64, u64)]) -> Option<bool> {
+    for (i, &(s0, d0)) in leaves.iter().enumerate() {
+        for &(s1, d1) in &leaves[i + 1..] {
+            let g = gcd(d0, d1);
+            if d1 / g < s0 && d0 / g < s1 {
+                return Some(true);
+            }
+        }
+    }
+    None
 }
 
 /// Incremental difference sets: adding leaf `s:d` collides iff some `x*d` (`0 < x < s`)
@@ -125,12 +142,14 @@ fn image_search(leaves: &[(u64, u64)]) -> bool {
             if k == leaves.len() {
                 return true;
             }
+            // wrapping: intermediate sums past the last coordinate may exceed u64, the
+            // values compared are all below the layout's cosize
             coord[k] += 1;
-            idx += leaves[k].1;
+            idx = idx.wrapping_add(leaves[k].1);
             if coord[k] < leaves[k].0 {
                 break;
             }
-            idx -= leaves[k].0 * leaves[k].1;
+            idx = idx.wrapping_sub(leaves[k].0.wrapping_mul(leaves[k].1));
             coord[k] = 0;
             k += 1;
         }

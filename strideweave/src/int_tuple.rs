@@ -300,7 +300,12 @@ impl IntTuple {
         while i < end {
             let (ns, ne, ls, _) = match self.item_range(i) {
                 Some(r) => r,
-                None => return Err(CoreError::ModeOutOfRange { index: i as u64, rank: rank as u64 }),
+                None => {
+                    return Err(CoreError::ModeOutOfRange {
+                        index: i as u64,
+                        rank: rank as u64,
+                    })
+                }
             };
             tri!(t.extend_from(self, ns, ne, ls, false));
             i += 1;

@@ -22,12 +22,14 @@ pub struct Layout {
 
 /// Checked multiply-add `a * b + c` for `const fn`.
 pub(crate) const fn mul_add(a: u64, b: u64, c: u64) -> Result<u64, CoreError> {
-    match a.checked_mul(b) {
-        Some(p) => match p.checked_add(c) {
-            Some(v) => Ok(v),
-            None => Err(CoreError::Overflow),
-        },
-        None => Err(CoreError::Overflow),
+    let p = tri!(mul(a, b));
+    match p.checked_add(c) {
+        Some(v) => Ok(v),
+        None => Err(CoreError::Overflow {
+            op: '+',
+            lhs: p,
+            rhs: c,
+        }),
     }
 }
 
@@ -35,7 +37,11 @@ pub(crate) const fn mul_add(a: u64, b: u64, c: u64) -> Result<u64, CoreError> {
 pub(crate) const fn mul(a: u64, b: u64) -> Result<u64, CoreError> {
     match a.checked_mul(b) {
         Some(v) => Ok(v),
-        None => Err(CoreError::Overflow),
+        None => Err(CoreError::Overflow {
+            op: '*',
+            lhs: a,
+            rhs: b,
+        }),
     }
 }
 
@@ -72,8 +78,11 @@ impl Layout {
             i += 1;
         }
         let l = Layout { shape, stride };
-        if shape.product().is_none() {
-            return Err(CoreError::Overflow);
+        let mut size: u64 = 1;
+        let mut k = 0;
+        while k < shape.leaf_count() {
+            size = tri!(mul(size, shape.leaf(k)));
+            k += 1;
         }
         tri!(l.checked_cosize());
         Ok(l)
@@ -193,7 +202,11 @@ impl Layout {
         }
         match max.checked_add(1) {
             Some(v) => Ok(v),
-            None => Err(CoreError::Overflow),
+            None => Err(CoreError::Overflow {
+                op: '+',
+                lhs: max,
+                rhs: 1,
+            }),
         }
     }
 
@@ -335,13 +348,15 @@ impl Layout {
     /// Consumes one coordinate item and the matching shape item.
     const fn index_item(&self, coord: &IntTuple, c: &mut Cursor) -> Result<(), CoreError> {
         let send = self.shape.item_end(c.snode);
+        let sleaf_start = c.sleaf;
         let sleaves = self.shape.count_leaves(c.snode, send);
         match coord.node(c.cnode) {
             Node::Leaf => {
                 let v = coord.leaf(c.cleaf);
+                // a sub-tree's size is bounded by the layout's, checked at construction
                 let ext = match self.shape.product_range(c.sleaf, c.sleaf + sleaves) {
                     Some(e) => e,
-                    None => return Err(CoreError::Overflow),
+                    None => u64::MAX,
                 };
                 if v >= ext {
                     return Err(CoreError::OutOfDomain {
@@ -373,7 +388,7 @@ impl Layout {
             Node::Pop => return Err(CoreError::CoordinateMismatch),
         }
         c.snode = send;
-        c.sleaf += sleaves;
+        c.sleaf = sleaf_start + sleaves;
         Ok(())
     }
 

@@ -29,3 +29,8 @@ pub use int_tuple::{Coord, IntTuple, IntoIntTuple, Node, Shape, Stride, MAX_LEAV
 pub use layout::Layout;
 pub use ops::ComposeWith;
 pub use tree::{Tree, TreeItem};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

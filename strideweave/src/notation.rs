@@ -105,18 +105,32 @@ impl<'a> Parser<'a> {
         Some(&rest[..len])
     }
 
-    /// An unsigned decimal integer, if one is next; out-of-range values are value errors.
+    /// An unsigned decimal integer, if one is next; out-of-range values are value errors,
+    /// and so is a negative literal (`-2`): the notation has no signed values, but a
+    /// negative extent, stride or id is the spec's value error, not a typo.
     pub fn integer(&mut self) -> Result<Option<u64>, LayoutError> {
         self.skip_ws();
         let rest = &self.text[self.pos..];
-        let len = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        if let Some(neg) = rest.strip_prefix('-') {
+            let len = neg.find(|c: char| !c.is_ascii_digit()).unwrap_or(neg.len());
+            if len > 0 {
+                return Err(LayoutError::value(format!(
+                    "-{} is negative: extents, strides, coordinates and ids are non-negative integers",
+                    &neg[..len]
+                )));
+            }
+            return Ok(None);
+        }
+        let len = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
         if len == 0 {
             return Ok(None);
         }
         let digits = &rest[..len];
-        let v = digits.parse::<u64>().map_err(|_| {
-            LayoutError::value(format!("integer {digits} does not fit in 64 bits"))
-        })?;
+        let v = digits
+            .parse::<u64>()
+            .map_err(|_| LayoutError::value(format!("integer {digits} does not fit in 64 bits")))?;
         self.pos += len;
         Ok(Some(v))
     }
@@ -145,9 +159,11 @@ impl<'a> Parser<'a> {
             if let Some(v) = self.integer()? {
                 t.push_leaf(v).map_err(|e| self.error(e.describe()))?;
             } else if self.peek() == Some('(') {
-                t.push_node(Node::Push).map_err(|e| self.error(e.describe()))?;
+                t.push_node(Node::Push)
+                    .map_err(|e| self.error(e.describe()))?;
                 self.items_into(t)?;
-                t.push_node(Node::Pop).map_err(|e| self.error(e.describe()))?;
+                t.push_node(Node::Pop)
+                    .map_err(|e| self.error(e.describe()))?;
             } else {
                 return Err(self.unexpected("an integer or '('"));
             }

@@ -163,7 +163,10 @@ fn extract(l: &Layout, sel: &Tree, out: &mut Vec<Layout>) -> Result<(), String> 
         match it {
             TreeItem::Leaf | TreeItem::Id(_) => out.push(m),
             TreeItem::Tree(t) => {
-                if l.shape_tuple().item_range(i).is_some_and(|(s, e, _, _)| e - s == 1) {
+                if l.shape_tuple()
+                    .item_range(i)
+                    .is_some_and(|(s, e, _, _)| e - s == 1)
+                {
                     return Err(format!(
                         "selection {sel} nests at mode {i}, where layout {l} has a leaf"
                     ));
@@ -175,13 +178,21 @@ fn extract(l: &Layout, sel: &Tree, out: &mut Vec<Layout>) -> Result<(), String> 
     Ok(())
 }
 
-fn build(out_tree: &Tree, parts: &[Layout], used: &mut [bool], r: &mut Layout) -> Result<(), String> {
+fn build(
+    out_tree: &Tree,
+    parts: &[Layout],
+    used: &mut [bool],
+    r: &mut Layout,
+) -> Result<(), String> {
     for it in &out_tree.items {
         match it {
             TreeItem::Leaf => r.push_leaf(1, 0).map_err(|e| e.describe())?,
             TreeItem::Id(n) => {
                 let p = parts.get(*n).ok_or_else(|| {
-                    format!("source id {n} is out of range: {} sublayouts were extracted", parts.len())
+                    format!(
+                        "source id {n} is out of range: {} sublayouts were extracted",
+                        parts.len()
+                    )
                 })?;
                 if std::mem::replace(&mut used[*n], true) {
                     return Err(format!("source id {n} appears more than once"));
@@ -212,7 +223,11 @@ impl Layout {
     /// let out = Tree::new([Node::id(1), Node::id(0)]).unwrap();
     /// assert_eq!(l.rearrange(&out, Some(&sel)).unwrap().to_string(), "((2,3),1):((7,14),5)");
     /// ```
-    pub fn rearrange(&self, output: &Tree, selection: Option<&Tree>) -> Result<Layout, LayoutError> {
+    pub fn rearrange(
+        &self,
+        output: &Tree,
+        selection: Option<&Tree>,
+    ) -> Result<Layout, LayoutError> {
         let ctx = |msg: String| {
             let sel = selection.map(|s| format!(", {s}")).unwrap_or_default();
             LayoutError::value(format!("rearrange({self}, {output}{sel}): {msg}"))
@@ -231,7 +246,11 @@ impl Layout {
         let mut used = vec![false; parts.len()];
         let mut r = Layout::EMPTY;
         build(output, &parts, &mut used, &mut r).map_err(ctx)?;
-        if let Some((n, p)) = parts.iter().enumerate().find(|(n, p)| !used[*n] && p.size() > 1) {
+        if let Some((n, p)) = parts
+            .iter()
+            .enumerate()
+            .find(|(n, p)| !used[*n] && p.size() > 1)
+        {
             return Err(ctx(format!(
                 "extracted sublayout {n} ({p}) has size {} > 1 but the output omits it",
                 p.size()
@@ -246,4 +265,3 @@ pub fn profile_notation(recipe: &[Node]) -> String {
     let items: Vec<String> = recipe.iter().map(|n| n.to_string()).collect();
     format!("[{}]", items.join(","))
 }
-

@@ -18,8 +18,8 @@ pub const fn coalesce(l: &Layout) -> Layout {
         } else if shapes[n - 1] == 1 {
             shapes[n - 1] = s;
             strides[n - 1] = d;
-        } else if shapes[n - 1] * strides[n - 1] == d {
-            // fits: both factors are leaves of a valid layout, product bounded by cosize
+        } else if matches!(shapes[n - 1].checked_mul(strides[n - 1]), Some(p) if p == d) {
+            // the merged extent is bounded by the layout's size
             shapes[n - 1] *= s;
         } else {
             shapes[n] = s;
@@ -42,10 +42,9 @@ pub const fn filter(l: &Layout) -> Layout {
     let mut i = 0;
     while i < l.leaf_count() {
         let (s, d) = (l.leaf_extent(i), l.leaf_stride(i));
-        if s != 1 && d != 0 {
-            if let Err(_) = r.push_leaf(s, d) {
-                return coalesce(l); // cannot happen: fewer leaves than `l`
-            }
+        // cannot fail: fewer leaves than `l`
+        if s != 1 && d != 0 && r.push_leaf(s, d).is_err() {
+            return coalesce(l);
         }
         i += 1;
     }

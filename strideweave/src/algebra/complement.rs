@@ -2,7 +2,6 @@
 
 use super::{coalesce, from_pairs, sort_leaves_by_stride};
 use crate::error::{tri, CoreError};
-use crate::layout::mul;
 use crate::{Layout, MAX_LEAVES};
 
 /// `complement(L, M)`: a layout `C` such that `(L, C)` is injective, `C` is increasing, and
@@ -41,23 +40,33 @@ pub const fn complement_unchecked_size(l: &Layout, cotarget: u64) -> Result<Layo
     sort_leaves_by_stride(l, &mut order, n);
     let mut shapes = [0u64; MAX_LEAVES];
     let mut strides = [0u64; MAX_LEAVES];
-    let mut current: u64 = 1;
+    // the span so far; u128 because the last span may exceed u64 (then the final
+    // mode has extent 1 and is dropped)
+    let mut current: u128 = 1;
     let mut k = 0;
     while k < n {
         let (s, d) = (l.leaf_extent(order[k]), l.leaf_stride(order[k]));
-        if d < current {
+        if (d as u128) < current {
             return Err(CoreError::Unchainable {
                 stride: d,
-                span: current,
+                span: if current > u64::MAX as u128 {
+                    u64::MAX
+                } else {
+                    current as u64
+                },
             });
         }
-        shapes[k] = d / current;
-        strides[k] = current;
-        current = tri!(mul(s, d));
+        shapes[k] = d / current as u64;
+        strides[k] = current as u64;
+        current = s as u128 * d as u128;
         k += 1;
     }
-    shapes[n] = cotarget.div_ceil(current);
-    strides[n] = current;
-    let r = tri!(from_pairs(&shapes, &strides, n + 1));
+    let mut len = n;
+    if current <= u64::MAX as u128 {
+        shapes[n] = cotarget.div_ceil(current as u64);
+        strides[n] = current as u64;
+        len += 1;
+    }
+    let r = tri!(from_pairs(&shapes, &strides, len));
     Ok(coalesce(&r))
 }

@@ -41,11 +41,49 @@ pub const fn right_inverse(l: &Layout) -> Result<Layout, CoreError> {
     Ok(coalesce(&tri!(from_pairs(&shapes, &strides, m))))
 }
 
-/// `R` with `R(L(i)) == i` for every `i < size(L)`; L must be injective.
+/// `R` with `R(L(i)) == i` for every `i < size(L)`.
+///
+/// CuTe builds it as `right_inverse((L, complement(L)))`, which is a full left inverse
+/// only when L's sorted strides chain exactly (each a multiple of the span below it); for
+/// any other L this fails ([`CoreError::NotInjective`] or [`CoreError::Unchainable`])
+/// instead of returning CuTe's partial inverse.
 pub const fn left_inverse(l: &Layout) -> Result<Layout, CoreError> {
+    tri!(check_exact_chain(l));
     let c = tri!(complement_unchecked_size(l, 1));
     let mut lc = Layout::EMPTY;
     tri!(lc.push_mode(l));
     tri!(lc.push_mode(&c));
     right_inverse(&lc)
+}
+
+/// Every sorted non-trivial stride is a multiple of the span of the smaller ones.
+const fn check_exact_chain(l: &Layout) -> Result<(), CoreError> {
+    let mut order = [0usize; MAX_LEAVES];
+    let mut n = 0;
+    let mut i = 0;
+    while i < l.leaf_count() {
+        if l.leaf_extent(i) != 1 {
+            if l.leaf_stride(i) == 0 {
+                return Err(CoreError::NotInjective);
+            }
+            order[n] = i;
+            n += 1;
+        }
+        i += 1;
+    }
+    sort_leaves_by_stride(l, &mut order, n);
+    let mut current: u64 = 1;
+    let mut k = 0;
+    while k < n {
+        let (s, d) = (l.leaf_extent(order[k]), l.leaf_stride(order[k]));
+        if d < current || !d.is_multiple_of(current) {
+            return Err(CoreError::Unchainable {
+                stride: d,
+                span: current,
+            });
+        }
+        current = tri!(mul(s, d));
+        k += 1;
+    }
+    Ok(())
 }

@@ -24,7 +24,11 @@ use crate::Layout;
 
 /// Sorts the index array `order[..n]` by `(stride, extent)` of `l`'s leaves (insertion
 /// sort: `const`, stable, and layouts are small).
-pub(crate) const fn sort_leaves_by_stride(l: &Layout, order: &mut [usize; crate::MAX_LEAVES], n: usize) {
+pub(crate) const fn sort_leaves_by_stride(
+    l: &Layout,
+    order: &mut [usize; crate::MAX_LEAVES],
+    n: usize,
+) {
     let mut i = 1;
     while i < n {
         let mut j = i;

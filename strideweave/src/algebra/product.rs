@@ -54,7 +54,11 @@ const fn pad_rank(l: &Layout, r: usize) -> Result<Layout, CoreError> {
 
 /// The two halves of `logical_product(append<R>(A), append<R>(B))`, each of rank R.
 const fn product_halves(a: &Layout, b: &Layout) -> Result<(Layout, Layout, usize), CoreError> {
-    let r = if a.rank() > b.rank() { a.rank() } else { b.rank() };
+    let r = if a.rank() > b.rank() {
+        a.rank()
+    } else {
+        b.rank()
+    };
     let pa = tri!(pad_rank(a, r));
     let pb = tri!(pad_rank(b, r));
     let m = tri!(mul(pa.size(), pb.cosize()));

@@ -17,6 +17,7 @@
 mod color;
 mod grid;
 mod picture;
+mod placement;
 mod svg;
 mod table;
 mod tikz;
@@ -24,6 +25,7 @@ mod tikz;
 pub use color::{index_color, ColorBy, Rgb, TILE_PALETTE};
 pub use grid::Grid;
 pub use picture::{Cell, Picture};
+pub use placement::{placement_picture, PlacementMap, PlacementOptions};
 pub use svg::{render_svg, SvgOptions, RENDER_MAX_CELLS};
 pub use table::{properties, show, table, ShowOptions, SHOW_MAX_CELLS};
 pub use tikz::{render_tikz, TikzOptions};

@@ -78,8 +78,10 @@ pub fn show(layout: &Layout, opts: &ShowOptions) -> String {
                 );
             }
             let _ = writeln!(out, "{:<10} {}", "table", g.axes_description());
-            if opts.ansi && opts.color != ColorBy::None {
+            if opts.ansi && opts.color.is_tiling() {
                 let _ = writeln!(out, "{:<10} {}", "colour", opts.color.describe());
+            } else if opts.ansi && g.repeated_cells() > 0 {
+                let _ = writeln!(out, "{:<10} repeated indices in bold magenta", "colour");
             }
             out.push('\n');
             out.push_str(&table(&g, opts.ansi));
@@ -303,6 +305,19 @@ mod tests {
         let text = show(&l, &opts);
         assert!(text.contains("\x1b[30;48;5;"), "{text}");
         assert!(text.contains("colour     by tile"), "{text}");
+    }
+
+    #[test]
+    fn index_colouring_on_a_terminal_marks_only_repeated_indices() {
+        let opts = ShowOptions {
+            ansi: true,
+            ..ShowOptions::default()
+        };
+        let text = show(&"(2,2):(1,2)".parse().unwrap(), &opts);
+        assert!(!text.contains("colour") && !text.contains("\x1b[1;35m"), "{text}");
+        let text = show(&"(2,2):(0,1)".parse().unwrap(), &opts);
+        assert!(text.contains("colour     repeated indices in bold magenta\n"), "{text}");
+        assert_eq!(text.matches("\x1b[1;35m").count(), 4, "{text}");
     }
 
     #[test]

@@ -314,9 +314,15 @@ mod tests {
             ..ShowOptions::default()
         };
         let text = show(&"(2,2):(1,2)".parse().unwrap(), &opts);
-        assert!(!text.contains("colour") && !text.contains("\x1b[1;35m"), "{text}");
+        assert!(
+            !text.contains("colour") && !text.contains("\x1b[1;35m"),
+            "{text}"
+        );
         let text = show(&"(2,2):(0,1)".parse().unwrap(), &opts);
-        assert!(text.contains("colour     repeated indices in bold magenta\n"), "{text}");
+        assert!(
+            text.contains("colour     repeated indices in bold magenta\n"),
+            "{text}"
+        );
         assert_eq!(text.matches("\x1b[1;35m").count(), 4, "{text}");
     }
 

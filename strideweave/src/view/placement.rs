@@ -123,6 +123,27 @@ fn tile_slots(tiles: &[u64], rows: usize, cols: usize) -> HashMap<u64, usize> {
 ///
 /// Fails with a value error for an empty tensor (nothing to draw), a tensor of more than
 /// `max_cells` elements, or a placement that cannot say where an element lies.
+///
+/// ```
+/// use strideweave::view::{placement_picture, PlacementMap, PlacementOptions};
+/// /// A 2 x 3 matrix of 4-byte elements whose rows are 16 bytes apart.
+/// struct Pitched;
+/// impl PlacementMap for Pitched {
+///     fn describe(&self) -> String { "f32[2,3] pitch 16".into() }
+///     fn extents(&self) -> Vec<u64> { vec![2, 3] }
+///     fn element_bytes(&self) -> u64 { 4 }
+///     fn byte_offset(&self, c: &[u64], byte: u64) -> Result<u64, String> {
+///         Ok(c[0] * 16 + c[1] * 4 + byte)
+///     }
+///     fn required_bytes(&self) -> Result<u64, String> { Ok(28) }
+///     fn tile_bytes(&self) -> Result<Option<u64>, String> { Ok(None) }
+/// }
+/// let opts = PlacementOptions { row_axes: None, max_cells: 100 };
+/// let pic = placement_picture(&Pitched, &opts).unwrap();
+/// let labels: Vec<&str> = pic.cells.iter().map(|c| c.label.as_str()).collect();
+/// assert_eq!(labels, ["0", "4", "8", "16", "20", "24"]);
+/// assert_eq!(pic.caption[1], "6 elements of 4 bytes in 28 bytes");
+/// ```
 pub fn placement_picture(
     map: &dyn PlacementMap,
     opts: &PlacementOptions,

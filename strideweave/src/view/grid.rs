@@ -2,6 +2,7 @@
 //! modes 1.. grouped (mode 1 fastest), as in CuTe's `print_layout`.
 
 use super::color::ColorBy;
+use crate::int_tuple::IntTuple;
 use crate::{Layout, LayoutError};
 use std::collections::HashMap;
 
@@ -33,6 +34,8 @@ pub struct Grid {
     tiles: Option<(Vec<u32>, Vec<u32>, u32)>,
     repeated: Vec<bool>,
     repeated_count: usize,
+    row_shape: IntTuple,
+    col_shape: IntTuple,
 }
 
 /// Leaf extents of the modes `modes` of `layout`, and for each leaf whether it selects
@@ -79,6 +82,21 @@ fn axis(
         }
     }
     Ok((extents, select))
+}
+
+/// `shape` with its leaves replaced by the digits of `p` (first leaf fastest).
+fn coord_text(shape: &IntTuple, p: u64) -> String {
+    let mut t = *shape;
+    let mut rest = p;
+    for i in 0..t.leaf_count() {
+        let e = t.leaf(i);
+        t.set_leaf(i, rest % e);
+        rest /= e;
+    }
+    if t.leaf_count() == 0 {
+        return String::new();
+    }
+    t.to_string()
 }
 
 /// Boundary level before each position `0..=len` of an axis with the given leaf extents:
@@ -154,6 +172,16 @@ impl Grid {
         } else {
             axis(layout, 1..rank, color)?
         };
+        let row_shape = if rank == 0 {
+            IntTuple::EMPTY
+        } else {
+            *layout.get(0)?.shape().as_tuple()
+        };
+        let col_shape = match rank {
+            0 | 1 => IntTuple::EMPTY,
+            2 => *layout.get(1)?.shape().as_tuple(),
+            _ => *layout.slice(1, rank)?.shape().as_tuple(),
+        };
         let rows = row_ext.iter().product::<u64>() as usize;
         let cols = col_ext.iter().product::<u64>() as usize;
         let mut indices = Vec::with_capacity(rows * cols);
@@ -190,6 +218,8 @@ impl Grid {
             tiles,
             repeated,
             repeated_count,
+            row_shape,
+            col_shape,
         })
     }
 
@@ -260,6 +290,25 @@ impl Grid {
     /// The largest index in the table (0 for a one-cell table of index 0).
     pub fn max_index(&self) -> u64 {
         self.indices.iter().copied().max().unwrap_or(0)
+    }
+
+    /// The hierarchical coordinate of row `r` in mode 0, e.g. `(1,2)` for row 5 of a
+    /// mode of shape `(2,4)` (first leaf fastest); empty when there is no such mode.
+    ///
+    /// ```
+    /// use strideweave::view::{ColorBy, Grid};
+    /// let g = Grid::new(&"((2,4),(3,(2,2))):((1,2),(8,(24,48)))".parse().unwrap(), ColorBy::Index, 100).unwrap();
+    /// assert_eq!(g.row_coord(5), "(1,2)");
+    /// assert_eq!(g.col_coord(7), "(1,(0,1))");
+    /// ```
+    pub fn row_coord(&self, r: usize) -> String {
+        coord_text(&self.row_shape, r as u64)
+    }
+
+    /// The hierarchical coordinate of column `c` in modes 1.. (as one tuple of those modes
+    /// when there are several), as [`Grid::row_coord`].
+    pub fn col_coord(&self, c: usize) -> String {
+        coord_text(&self.col_shape, c as u64)
     }
 
     /// What the rows and the columns are, e.g. `rows: mode 0 (8), columns: mode 1 (8)`.

@@ -52,6 +52,15 @@ pub struct Cell {
     pub title: String,
 }
 
+/// ` text`, or nothing for empty text.
+fn spaced(text: String) -> String {
+    if text.is_empty() {
+        text
+    } else {
+        format!(" {text}")
+    }
+}
+
 impl Picture {
     /// The picture of a layout's grid: each cell labelled with its index and filled by the
     /// grid's colouring. `expression`, when given and different from the layout's
@@ -93,7 +102,11 @@ impl Picture {
                     fill,
                     bold: grid.is_repeated(r, c),
                     tile: None,
-                    title: format!("row {r}, column {c}: index {idx}"),
+                    title: format!(
+                        "row {r}{}, column {c}{}: index {idx}",
+                        spaced(grid.row_coord(r)),
+                        spaced(grid.col_coord(c))
+                    ),
                 });
             }
         }
@@ -204,6 +217,16 @@ mod tests {
         assert_eq!(p.vertical_level(0, 1), 0);
         assert_eq!(p.horizontal_level(1, 0), 2);
         assert_eq!(p.segments(), vec![(0, false, 1, 0, 2), (2, true, 1, 0, 2)]);
+    }
+
+    #[test]
+    fn tooltips_give_hierarchical_coordinates() {
+        let g = Grid::new(&"((2,2),3):((1,2),4)".parse().unwrap(), ColorBy::Index, 64).unwrap();
+        let p = Picture::from_grid(&g, None);
+        assert_eq!(p.cell(3, 2).title, "row 3 (1,1), column 2 2: index 11");
+        let g = Grid::new(&"3:2".parse().unwrap(), ColorBy::Index, 64).unwrap();
+        let p = Picture::from_grid(&g, None);
+        assert_eq!(p.cell(2, 0).title, "row 2 2, column 0: index 4");
     }
 
     #[test]

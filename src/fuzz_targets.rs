@@ -305,3 +305,52 @@ fn decode(l: &Layout, mut i: u64) -> Coord {
     }
     out.parse().expect("decoded coordinate parses")
 }
+
+/// Every operation on layouts with extents and strides near the `u64` limits: each must
+/// answer with a value or a value error, never a panic or a wrapped result.
+pub fn extremes(data: &[u8]) {
+    let mut b = Bytes(data);
+    let mut word = |b: &mut Bytes| -> u64 {
+        // mostly values near powers of two and near u64::MAX
+        let sel = b.next();
+        let base = match sel % 4 {
+            0 => u64::MAX - u64::from(b.next()),
+            1 => 1u64 << (b.next() % 64),
+            2 => (1u64 << (b.next() % 64)).wrapping_sub(1),
+            _ => u64::from(b.next()),
+        };
+        base.max(u64::from(sel % 2 == 0))
+    };
+    let n = 1 + (b.next() % 3) as usize;
+    let shape: Vec<u64> = (0..n).map(|_| word(&mut b).max(1)).collect();
+    let stride: Vec<u64> = (0..n).map(|_| word(&mut b)).collect();
+    let Ok(a) = Layout::new(Shape::new(shape).unwrap(), strideweave::Stride::new(stride).unwrap())
+    else {
+        return;
+    };
+    let m = word(&mut b);
+    let other = Layout::leaf(word(&mut b).max(1), word(&mut b));
+    let check = |r: Result<Layout, strideweave::LayoutError>| {
+        if let Err(e) = r {
+            assert_eq!(e.kind(), strideweave::ErrorKind::Value, "{e}");
+        }
+    };
+    let _ = a.is_injective();
+    let _ = a.uniform_preimage_extent(&Shape::new(m.max(1)).unwrap());
+    let _ = a.index_of(m);
+    let _ = a.index_unbounded(m);
+    let _ = a.coalesce();
+    let _ = a.filter();
+    check(a.complement(m));
+    check(a.right_inverse());
+    check(a.left_inverse());
+    if let Ok(o) = other {
+        check(a.compose(&o));
+        check(o.compose(&a));
+        check(a.divide(&o));
+        check(a.logical_product(&o));
+        check(a.blocked_product(&o));
+        check(a.raked_product(&o));
+        check(a.concat(&o));
+    }
+}

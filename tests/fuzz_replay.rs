@@ -7,11 +7,12 @@ use strideweave_suite::fuzz_targets;
 
 type Target = fn(&[u8]);
 
-fn targets() -> [(&'static str, Target); 3] {
+fn targets() -> [(&'static str, Target); 4] {
     [
         ("notation", fuzz_targets::notation),
         ("eval", fuzz_targets::eval),
         ("algebra", fuzz_targets::algebra),
+        ("extremes", fuzz_targets::extremes),
     ]
 }
 

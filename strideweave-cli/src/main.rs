@@ -8,6 +8,7 @@ mod eval_cmd;
 mod render_cmd;
 mod repl;
 mod show_cmd;
+mod tensor_cmd;
 
 /// CuTe-style layouts from the command line.
 #[derive(Parser)]
@@ -25,6 +26,8 @@ enum Command {
     Show(show_cmd::ShowArgs),
     /// Draw a layout as an SVG or TikZ picture.
     Render(render_cmd::RenderArgs),
+    #[command(flatten)]
+    Tensor(tensor_cmd::TensorCommand),
 }
 
 fn main() -> ExitCode {
@@ -40,5 +43,6 @@ fn main() -> ExitCode {
         Command::Eval(args) => eval_cmd::run(args),
         Command::Show(args) => show_cmd::run(args),
         Command::Render(args) => render_cmd::run(args),
+        Command::Tensor(cmd) => tensor_cmd::run(cmd),
     }
 }

@@ -20,6 +20,7 @@ mod int_tuple;
 mod layout;
 pub mod notation;
 mod ops;
+pub mod static_layout;
 pub mod tensor;
 mod tree;
 pub mod view;
@@ -28,6 +29,8 @@ pub use error::{CoreError, ErrorKind, LayoutError};
 pub use int_tuple::{Coord, IntTuple, IntoIntTuple, Node, Shape, Stride, MAX_LEAVES, MAX_NODES};
 pub use layout::Layout;
 pub use ops::ComposeWith;
+pub use static_layout::{IntTree, Static, StaticLayout, StaticTiler, C};
+pub use strideweave_macros::{coord, layout, layout_type, shape, stride};
 pub use tree::{Tree, TreeItem};
 
 /// The README's examples, compiled and run as doctests.

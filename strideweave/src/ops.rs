@@ -3,7 +3,7 @@
 
 use crate::algebra;
 use crate::error::{CoreError, LayoutError};
-use crate::int_tuple::{Shape, MAX_LEAVES};
+use crate::int_tuple::{IntTuple, Shape, MAX_LEAVES};
 use crate::Layout;
 use std::fmt::Write as _;
 
@@ -342,20 +342,29 @@ impl Layout {
                 target
             )));
         }
+        self.broadcast_tuple(t)
+            .map_err(|e| LayoutError::from_core(ctx(), e))
+    }
+
+    /// `const` core of [`Layout::broadcast_to`] on a raw target tree, shared with static
+    /// layouts: [`CoreError::ProfileMismatch`] or [`CoreError::BroadcastExtent`] on failure.
+    pub const fn broadcast_tuple(&self, target: &IntTuple) -> Result<Layout, CoreError> {
+        if !self.shape_tuple().congruent(target) {
+            return Err(CoreError::ProfileMismatch);
+        }
         let mut stride = *self.stride_tuple();
-        for i in 0..self.leaf_count() {
-            let (from, to) = (self.leaf_extent(i), t.leaf(i));
+        let mut i = 0;
+        while i < self.leaf_count() {
+            let (from, to) = (self.leaf_extent(i), target.leaf(i));
             if from != to {
                 if from != 1 {
-                    return Err(LayoutError::from_core(
-                        ctx(),
-                        CoreError::BroadcastExtent { from, to },
-                    ));
+                    return Err(CoreError::BroadcastExtent { from, to });
                 }
                 stride.set_leaf(i, 0);
             }
+            i += 1;
         }
-        Layout::from_trees(*t, stride).map_err(|e| LayoutError::from_core(ctx(), e))
+        Layout::from_trees(*target, stride)
     }
 
     fn refine(&self, b: &Layout, e: CoreError) -> CoreError {

@@ -1,0 +1,116 @@
+//! Cast between contiguous/strided placements of float dtypes.
+//!
+//! Only the bytes of logical elements are written; gaps between rows stay unchanged.
+
+use crate::tensor::convert::{convert_run, cvt, dispatch_float_pair, Elem};
+use crate::tensor::dims::MAX_RANK;
+use crate::tensor::dtype::DType;
+use crate::tensor::error::TensorError;
+use crate::tensor::placement::StridedGeom;
+
+/// Axes after dropping extent-1 axes and merging axes that are contiguous in both views.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Coalesced {
+    pub rank: usize,
+    pub ext: [usize; MAX_RANK],
+    pub sa: [usize; MAX_RANK],
+    pub sb: [usize; MAX_RANK],
+}
+
+/// Coalesces the axes of two strided views of the same dims (outermost first).
+/// Spans fit in `usize` (checked by the bindings), so do all offsets.
+pub(crate) fn coalesce(a: &StridedGeom, b: &StridedGeom) -> Coalesced {
+    let mut c = Coalesced {
+        rank: 0,
+        ext: [1; MAX_RANK],
+        sa: [0; MAX_RANK],
+        sb: [0; MAX_RANK],
+    };
+    for ax in 0..a.rank {
+        let e = a.ext[ax] as usize;
+        if e == 1 {
+            continue;
+        }
+        let (sa, sb) = (a.stride[ax] as usize, b.stride[ax] as usize);
+        if c.rank > 0 {
+            let l = c.rank - 1;
+            if sa.checked_mul(e) == Some(c.sa[l]) && sb.checked_mul(e) == Some(c.sb[l]) {
+                c.ext[l] *= e;
+                c.sa[l] = sa;
+                c.sb[l] = sb;
+                continue;
+            }
+        }
+        c.ext[c.rank] = e;
+        c.sa[c.rank] = sa;
+        c.sb[c.rank] = sb;
+        c.rank += 1;
+    }
+    c
+}
+
+/// Visits every row of the coalesced view: calls `f(offset_a, offset_b)` for each
+/// combination of the outer axes (all but the innermost).
+pub(crate) fn for_each_row(c: &Coalesced, mut f: impl FnMut(usize, usize)) {
+    if c.rank <= 1 {
+        f(0, 0);
+        return;
+    }
+    let outer = c.rank - 1;
+    let mut idx = [0usize; MAX_RANK];
+    let (mut oa, mut ob) = (0usize, 0usize);
+    loop {
+        f(oa, ob);
+        let mut ax = outer;
+        loop {
+            if ax == 0 {
+                return;
+            }
+            ax -= 1;
+            if idx[ax] + 1 < c.ext[ax] {
+                idx[ax] += 1;
+                oa += c.sa[ax];
+                ob += c.sb[ax];
+                break;
+            }
+            // (extent - 1) * stride is at most the span, so this cannot overflow.
+            oa -= c.sa[ax] * (c.ext[ax] - 1);
+            ob -= c.sb[ax] * (c.ext[ax] - 1);
+            idx[ax] = 0;
+        }
+    }
+}
+
+fn cast_impl<S: Elem, D: Elem>(a: &StridedGeom, src: &[u8], b: &StridedGeom, dst: &mut [u8]) {
+    if a.span == 0 {
+        return;
+    }
+    let c = coalesce(a, b);
+    let (n, sa, sb) = if c.rank == 0 {
+        (1, S::W, D::W)
+    } else {
+        (c.ext[c.rank - 1], c.sa[c.rank - 1], c.sb[c.rank - 1])
+    };
+    for_each_row(&c, |oa, ob| {
+        if sa == S::W && sb == D::W {
+            convert_run::<S, D>(&src[oa..], &mut dst[ob..], n);
+        } else {
+            for k in 0..n {
+                let bits = cvt::<S, D>(S::read(src, oa + k * sa));
+                D::write(dst, ob + k * sb, bits);
+            }
+        }
+    });
+}
+
+/// Cast `src` (laid out by `a`) into `dst` (laid out by `b`); both sliced to their spans.
+pub(crate) fn cast(
+    from: DType,
+    a: &StridedGeom,
+    src: &[u8],
+    to: DType,
+    b: &StridedGeom,
+    dst: &mut [u8],
+) -> Result<(), TensorError> {
+    dispatch_float_pair!(from, to, cast_impl(a, src, b, dst))
+}

@@ -1,0 +1,571 @@
+//! Admission (`prepare`) and plans: per port required bytes and alignment, and running
+//! a plan on bindings with every check done before any output byte is written.
+
+use super::binding::{check_binding, check_disjoint, RawInput, RawOutput};
+use super::dims::Dims;
+use super::dtype::DType;
+use super::error::{Rule, TensorError};
+use super::kernels;
+use super::placement::{Geometry, Placement, StridedGeom};
+use super::spec::TensorSpec;
+
+/// An operation that can be prepared into a [`Plan`].
+///
+/// ```
+/// use strideweave::tensor::{Op, TensorSpec};
+/// let a: TensorSpec = "f32[4,32] contiguous".parse().unwrap();
+/// let b: TensorSpec = "bf16[4,32] mla-tiled(roles=HC, tile=(1,4,1,16), align=64)".parse().unwrap();
+/// assert_eq!(Op::conversion(&a, &b), Op::CastTess);
+/// assert_eq!(Op::conversion(&b, &a), Op::CastUntess);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// Float to float conversion between contiguous/strided placements.
+    Cast,
+    /// Cast whose output is MlaTiled or MlaCBlocked.
+    CastTess,
+    /// Extension: cast from a tiled placement back to contiguous/strided (for round trips).
+    CastUntess,
+    /// Index of the largest element along `axis`.
+    Argmax {
+        /// The reduced axis.
+        axis: usize,
+    },
+}
+
+impl Op {
+    /// The conversion op (Cast, CastTess or CastUntess) for a pair of placements.
+    pub fn conversion(from: &TensorSpec, to: &TensorSpec) -> Op {
+        match (from.placement.is_tiled(), to.placement.is_tiled()) {
+            (false, true) => Op::CastTess,
+            (true, _) => Op::CastUntess,
+            (false, false) => Op::Cast,
+        }
+    }
+
+    /// The op's name in messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Op::Cast => "cast",
+            Op::CastTess => "cast-tess",
+            Op::CastUntess => "cast-untess",
+            Op::Argmax { .. } => "argmax",
+        }
+    }
+}
+
+/// What a port needs from its binding.
+///
+/// ```
+/// use strideweave::tensor::{prepare, Op, TensorSpec};
+/// let plan = prepare(Op::Cast, &["f32[3]".parse().unwrap()], &["f16[3]".parse().unwrap()]).unwrap();
+/// let out = plan.outputs()[0];
+/// assert_eq!((out.bytes, out.align), (6, 2));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PortRequirement {
+    /// The port's spec.
+    pub spec: TensorSpec,
+    /// Minimum capacity in bytes (the placement's span).
+    pub bytes: u64,
+    /// Required alignment of a non-empty binding's address (the element width).
+    pub align: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Kernel {
+    Cast { src: StridedGeom, dst: StridedGeom },
+    Tess { src: StridedGeom, dst: Geometry },
+    Untess { src: Geometry, dst: StridedGeom },
+    Argmax { src: Geometry, axis: usize },
+}
+
+/// A prepared (admitted) operation.
+///
+/// ```
+/// use strideweave::tensor::{prepare, AlignedBytes, Op, TensorSpec};
+/// let from: TensorSpec = "f32[2,3] strided(16,4)".parse().unwrap();
+/// let to: TensorSpec = "bf16[2,3] strided(8,2)".parse().unwrap();
+/// let plan = prepare(Op::Cast, &[from], &[to]).unwrap();
+/// assert_eq!(plan.inputs()[0].bytes, 28);
+/// assert_eq!(plan.outputs()[0].bytes, 14);
+/// let mut input = AlignedBytes::zeroed(28);
+/// input.as_mut_slice()[24..28].copy_from_slice(&1.5f32.to_le_bytes()); // element [1,2]
+/// let mut out = AlignedBytes::filled(14, 0xAA);
+/// plan.run(&[input.as_slice()], &mut [out.as_mut_slice()]).unwrap();
+/// assert_eq!(out.as_slice()[12..14], half::bf16::from_f32(1.5).to_le_bytes());
+/// assert_eq!(out.as_slice()[6..8], [0xAA, 0xAA]); // the row gap is left unchanged
+/// ```
+#[derive(Debug, Clone)]
+pub struct Plan {
+    op: Op,
+    inputs: [PortRequirement; 1],
+    outputs: [PortRequirement; 1],
+    kernel: Kernel,
+}
+
+fn port_req(spec: &TensorSpec, g: &Geometry) -> PortRequirement {
+    PortRequirement {
+        spec: *spec,
+        bytes: g.span(),
+        align: spec.dtype.width(),
+    }
+}
+
+fn reject(rule: Rule, msg: String) -> TensorError {
+    TensorError::new(rule, msg)
+}
+
+/// The admission rules of a strided port (Cast, CastTess, CastUntess and Argmax inputs).
+/// `positive` (argmax) forbids zero strides on every axis.
+fn admit_strided(
+    op: Op,
+    port: &str,
+    spec: &TensorSpec,
+    positive: bool,
+) -> Result<StridedGeom, TensorError> {
+    let width = spec.dtype.width();
+    if let Placement::Strided(s) = &spec.placement {
+        spec.placement.check(&spec.dims)?;
+        let ext = spec.dims.extents();
+        let strides = s.as_slice();
+        for (ax, &st) in strides.iter().enumerate() {
+            if st < 0 {
+                return Err(reject(
+                    Rule::NegativeStride,
+                    format!("{}: {port} stride {st} of axis {ax} is negative", op.name()),
+                ));
+            }
+            if st.unsigned_abs() % width != 0 {
+                return Err(reject(
+                    Rule::MisalignedStride,
+                    format!(
+                        "{}: {port} stride {st} of axis {ax} is not a multiple of the element width {width}",
+                        op.name()
+                    ),
+                ));
+            }
+            if st == 0 && (positive || ext[ax] > 1) {
+                let why = if positive {
+                    "argmax needs positive strides".to_string()
+                } else {
+                    format!("axis {ax} has extent {} > 1 (broadcast)", ext[ax])
+                };
+                return Err(reject(
+                    Rule::ZeroStride,
+                    format!("{}: {port} stride 0 on axis {ax}: {why}", op.name()),
+                ));
+            }
+        }
+        // Conservative non-overlap: sort axes of extent > 1 by stride; each stride must
+        // cover the span accumulated so far.
+        let mut axes: Vec<usize> = (0..ext.len()).filter(|&a| ext[a] > 1).collect();
+        axes.sort_by_key(|&a| strides[a]);
+        let mut span = width;
+        for &a in &axes {
+            let st = strides[a].unsigned_abs();
+            if st < span {
+                return Err(reject(
+                    Rule::OverlappingStrides,
+                    format!(
+                        "{}: {port} stride {st} of axis {a} is below the span {span} of the faster axes (conservative non-overlap rule)",
+                        op.name()
+                    ),
+                ));
+            }
+            let t = super::error::mul(ext[a] - 1, st, "span")?;
+            span = super::error::add(span, t, "span")?;
+        }
+    }
+    match spec.geometry()? {
+        Geometry::Strided(g) => Ok(g),
+        _ => Err(reject(
+            Rule::UnsupportedPlacement,
+            format!(
+                "{}: {port} placement {} is not admitted (contiguous or strided required)",
+                op.name(),
+                spec.placement.kind_name()
+            ),
+        )),
+    }
+}
+
+fn admit_float(op: Op, port: &str, spec: &TensorSpec) -> Result<(), TensorError> {
+    if spec.dtype.is_float() {
+        Ok(())
+    } else {
+        Err(reject(
+            Rule::UnsupportedDType,
+            format!(
+                "{}: {port} dtype {} is not a float dtype (f32, f16, bf16)",
+                op.name(),
+                spec.dtype
+            ),
+        ))
+    }
+}
+
+fn same_dims(op: Op, a: &Dims, b: &Dims) -> Result<(), TensorError> {
+    if a == b {
+        Ok(())
+    } else {
+        Err(reject(
+            Rule::DimsMismatch,
+            format!("{}: input dims {a} differ from output dims {b}", op.name()),
+        ))
+    }
+}
+
+fn admit_tiled(op: Op, port: &str, spec: &TensorSpec) -> Result<Geometry, TensorError> {
+    if !spec.placement.is_tiled() {
+        return Err(reject(
+            Rule::UnsupportedPlacement,
+            format!(
+                "{}: {port} placement {} is not admitted (mla-tiled or mla-cblocked required)",
+                op.name(),
+                spec.placement.kind_name()
+            ),
+        ));
+    }
+    spec.geometry()
+}
+
+/// Validates `inputs`/`outputs` for `op` (admission) and returns the plan, which states
+/// per port the required bytes and alignment. Each rejection names the rule it broke.
+///
+/// ```
+/// use strideweave::tensor::{prepare, Op, Rule, TensorSpec};
+/// let bad: TensorSpec = "f32[3,2] strided(8,12)".parse().unwrap();
+/// let out: TensorSpec = "bf16[3,2]".parse().unwrap();
+/// let err = prepare(Op::Cast, &[bad], &[out]).unwrap_err();
+/// assert_eq!(err.rule(), Rule::OverlappingStrides);
+/// ```
+pub fn prepare(op: Op, inputs: &[TensorSpec], outputs: &[TensorSpec]) -> Result<Plan, TensorError> {
+    let (input, output) = match (inputs, outputs) {
+        ([i], [o]) => (i, o),
+        _ => {
+            return Err(reject(
+                Rule::PortCount,
+                format!(
+                    "{} takes 1 input and 1 output, got {} and {}",
+                    op.name(),
+                    inputs.len(),
+                    outputs.len()
+                ),
+            ))
+        }
+    };
+    let kernel = match op {
+        Op::Cast | Op::CastTess | Op::CastUntess => {
+            admit_float(op, "input", input)?;
+            admit_float(op, "output", output)?;
+            same_dims(op, &input.dims, &output.dims)?;
+            match op {
+                Op::Cast => Kernel::Cast {
+                    src: admit_strided(op, "input", input, false)?,
+                    dst: admit_strided(op, "output", output, false)?,
+                },
+                Op::CastTess => Kernel::Tess {
+                    src: admit_strided(op, "input", input, false)?,
+                    dst: admit_tiled(op, "output", output)?,
+                },
+                _ => Kernel::Untess {
+                    src: admit_tiled(op, "input", input)?,
+                    dst: admit_strided(op, "output", output, false)?,
+                },
+            }
+        }
+        Op::Argmax { axis } => {
+            admit_float(op, "input", input)?;
+            let rank = input.dims.rank();
+            if axis >= rank {
+                return Err(reject(
+                    Rule::AxisOutOfRange,
+                    format!("argmax: axis {axis} of a rank-{rank} input"),
+                ));
+            }
+            let n = input.dims.extents()[axis];
+            if n == 0 {
+                return Err(reject(
+                    Rule::EmptyReducedAxis,
+                    format!("argmax: the reduced axis {axis} has extent 0"),
+                ));
+            }
+            let src = if input.placement.is_tiled() {
+                input.geometry()?
+            } else {
+                Geometry::Strided(admit_strided(op, "input", input, true)?)
+            };
+            let limit = match output.dtype {
+                DType::I32 => i32::MAX as u64,
+                DType::I64 => i64::MAX as u64,
+                d => {
+                    return Err(reject(
+                        Rule::UnsupportedDType,
+                        format!("argmax: output dtype {d} is not i32 or i64"),
+                    ))
+                }
+            };
+            if n - 1 > limit {
+                return Err(reject(
+                    Rule::Overflow,
+                    format!(
+                        "argmax: index {} does not fit the output dtype {}",
+                        n - 1,
+                        output.dtype
+                    ),
+                ));
+            }
+            if output.placement != Placement::Contiguous {
+                return Err(reject(
+                    Rule::UnsupportedPlacement,
+                    format!(
+                        "argmax: output placement {} is not admitted (contiguous required)",
+                        output.placement.kind_name()
+                    ),
+                ));
+            }
+            let want = input.dims.without_axis(axis)?;
+            if output.dims != want {
+                return Err(reject(
+                    Rule::DimsMismatch,
+                    format!(
+                        "argmax: output dims {} must be the input dims {} without axis {axis}, i.e. {want}",
+                        output.dims, input.dims
+                    ),
+                ));
+            }
+            Kernel::Argmax { src, axis }
+        }
+    };
+    let (gi, go) = match &kernel {
+        Kernel::Cast { src, dst } => (Geometry::Strided(*src), Geometry::Strided(*dst)),
+        Kernel::Tess { src, dst } => (Geometry::Strided(*src), *dst),
+        Kernel::Untess { src, dst } => (*src, Geometry::Strided(*dst)),
+        Kernel::Argmax { src, .. } => (*src, output.geometry()?),
+    };
+    Ok(Plan {
+        op,
+        inputs: [port_req(input, &gi)],
+        outputs: [port_req(output, &go)],
+        kernel,
+    })
+}
+
+/// How CastTess chooses its tile packing loop.
+///
+/// ```
+/// use strideweave::tensor::TileDispatch;
+/// assert_ne!(TileDispatch::Auto, TileDispatch::Runtime);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TileDispatch {
+    /// A monomorphized loop when the tile shape is one of the built-in static shapes,
+    /// else the runtime-tile loop.
+    Auto,
+    /// Always the runtime-tile loop (same bytes, slower).
+    Runtime,
+}
+
+impl Plan {
+    /// The prepared op.
+    pub fn op(&self) -> Op {
+        self.op
+    }
+
+    /// Requirements of the input ports.
+    pub fn inputs(&self) -> &[PortRequirement] {
+        &self.inputs
+    }
+
+    /// Requirements of the output ports.
+    pub fn outputs(&self) -> &[PortRequirement] {
+        &self.outputs
+    }
+
+    fn check_safe(&self, inputs: &[&[u8]], outputs: &[&mut [u8]]) -> Result<(), TensorError> {
+        self.check_counts(inputs.len(), outputs.len())?;
+        for (i, (b, r)) in inputs.iter().zip(&self.inputs).enumerate() {
+            check_binding(&format!("input {i}"), r, b.as_ptr() as usize, b.len())?;
+        }
+        for (i, (b, r)) in outputs.iter().zip(&self.outputs).enumerate() {
+            check_binding(&format!("output {i}"), r, b.as_ptr() as usize, b.len())?;
+        }
+        Ok(())
+    }
+
+    fn check_counts(&self, ni: usize, no: usize) -> Result<(), TensorError> {
+        if ni != self.inputs.len() || no != self.outputs.len() {
+            return Err(reject(
+                Rule::PortCount,
+                format!(
+                    "{} takes {} input and {} output bindings, got {ni} and {no}",
+                    self.op.name(),
+                    self.inputs.len(),
+                    self.outputs.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Runs the plan. Input and output lengths are the capacities. Every check is done
+    /// before any output byte is written; a rejected call changes no output byte.
+    pub fn run(&self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<(), TensorError> {
+        self.run_with(inputs, outputs, TileDispatch::Auto)
+    }
+
+    /// [`Plan::run`] with an explicit choice of the CastTess tile loop.
+    pub fn run_with(
+        &self,
+        inputs: &[&[u8]],
+        outputs: &mut [&mut [u8]],
+        dispatch: TileDispatch,
+    ) -> Result<(), TensorError> {
+        self.check_safe(inputs, outputs)?;
+        let src = &inputs[0][..self.inputs[0].bytes as usize];
+        let dst = &mut outputs[0][..self.outputs[0].bytes as usize];
+        self.execute(src, dst, dispatch)
+    }
+
+    /// Runs CastTess with the monomorphized loop of the static tile shape `T`
+    /// (a [`TileMismatch`](Rule::TileMismatch) error when the plan's tile differs).
+    ///
+    /// ```
+    /// use strideweave::tensor::{prepare, AlignedBytes, Op, TensorSpec, Tile1x4x4x16};
+    /// let a: TensorSpec = "f32[4,4,16]".parse().unwrap();
+    /// let b: TensorSpec = "bf16[4,4,16] mla-tiled(roles=HWC, tile=(1,4,4,16), align=64)".parse().unwrap();
+    /// let plan = prepare(Op::CastTess, &[a], &[b]).unwrap();
+    /// let input = AlignedBytes::zeroed(1024);
+    /// let mut out = AlignedBytes::filled(512, 1);
+    /// plan.run_static::<Tile1x4x4x16>(&[input.as_slice()], &mut [out.as_mut_slice()]).unwrap();
+    /// assert!(out.as_slice().iter().all(|&b| b == 0));
+    /// ```
+    pub fn run_static<T: kernels::cast_tess::TileShape>(
+        &self,
+        inputs: &[&[u8]],
+        outputs: &mut [&mut [u8]],
+    ) -> Result<(), TensorError> {
+        self.check_safe(inputs, outputs)?;
+        match &self.kernel {
+            Kernel::Tess { src, dst } => {
+                kernels::cast_tess::check_static::<T>(dst)?;
+                let s = &inputs[0][..self.inputs[0].bytes as usize];
+                let d = &mut outputs[0][..self.outputs[0].bytes as usize];
+                kernels::cast_tess::run_static::<T>(
+                    &self.inputs[0].spec,
+                    src,
+                    s,
+                    &self.outputs[0].spec,
+                    dst,
+                    d,
+                )
+            }
+            _ => Err(reject(
+                Rule::UnsupportedPlacement,
+                format!(
+                    "run_static needs a cast-tess plan, this is {}",
+                    self.op.name()
+                ),
+            )),
+        }
+    }
+
+    /// Runs the plan on raw bindings (address + capacity). Besides the checks of
+    /// [`Plan::run`] it rejects address overflow and intersecting bounding spans of an
+    /// input and an output, before any output byte is written.
+    ///
+    /// # Safety
+    /// Each binding must describe `capacity` bytes of storage that is accessible for the
+    /// whole call: readable for inputs, writable for outputs, not written by anyone else
+    /// meanwhile. The capacity is trusted as a fact about the allocation.
+    ///
+    /// ```
+    /// use strideweave::tensor::{prepare, Op, RawInput, RawOutput, Rule, TensorSpec};
+    /// let a: TensorSpec = "f32[4]".parse().unwrap();
+    /// let b: TensorSpec = "f32[4]".parse().unwrap();
+    /// let plan = prepare(Op::Cast, &[a], &[b]).unwrap();
+    /// let mut buf = vec![0u32; 6];
+    /// let p = buf.as_mut_ptr().cast::<u8>();
+    /// // SAFETY: both bindings lie inside `buf` (24 bytes).
+    /// let err = unsafe {
+    ///     plan.run_raw(&[RawInput::new(p, 16)], &[RawOutput::new(p.add(8), 16)])
+    /// }.unwrap_err();
+    /// assert_eq!(err.rule(), Rule::IntersectingSpans);
+    /// ```
+    pub unsafe fn run_raw(
+        &self,
+        inputs: &[RawInput],
+        outputs: &[RawOutput],
+    ) -> Result<(), TensorError> {
+        self.check_counts(inputs.len(), outputs.len())?;
+        let mut ispans = Vec::with_capacity(inputs.len());
+        for (i, (b, r)) in inputs.iter().zip(&self.inputs).enumerate() {
+            ispans.push(check_binding(
+                &format!("input {i}"),
+                r,
+                b.ptr as usize,
+                b.capacity,
+            )?);
+        }
+        let mut ospans = Vec::with_capacity(outputs.len());
+        for (i, (b, r)) in outputs.iter().zip(&self.outputs).enumerate() {
+            ospans.push(check_binding(
+                &format!("output {i}"),
+                r,
+                b.ptr as usize,
+                b.capacity,
+            )?);
+        }
+        for (i, a) in ispans.iter().enumerate() {
+            for (o, b) in ospans.iter().enumerate() {
+                check_disjoint(*a, *b, (&format!("input {i}"), &format!("output {o}")))?;
+            }
+        }
+        let il = ispans[0].1;
+        let ol = ospans[0].1;
+        let empty_in: &[u8] = &[];
+        let mut empty_out: [u8; 0] = [];
+        let src: &[u8] = if il == 0 {
+            empty_in
+        } else {
+            // SAFETY: the caller promises `capacity` readable bytes at `ptr`; il <= capacity,
+            // the address is non-null (checked) and the range does not wrap (checked).
+            unsafe { std::slice::from_raw_parts(inputs[0].ptr, il) }
+        };
+        let dst: &mut [u8] = if ol == 0 {
+            &mut empty_out
+        } else {
+            // SAFETY: the caller promises `capacity` writable bytes at `ptr`; ol <= capacity,
+            // non-null, no wrap, and the output span is disjoint from the input span
+            // (checked above), so this exclusive slice aliases no other live reference made here.
+            unsafe { std::slice::from_raw_parts_mut(outputs[0].ptr, ol) }
+        };
+        self.execute(src, dst, TileDispatch::Auto)
+    }
+
+    /// Runs the kernel on slices already cut to exactly the required bytes.
+    fn execute(
+        &self,
+        src: &[u8],
+        dst: &mut [u8],
+        dispatch: TileDispatch,
+    ) -> Result<(), TensorError> {
+        let is = &self.inputs[0].spec;
+        let os = &self.outputs[0].spec;
+        match &self.kernel {
+            Kernel::Cast { src: a, dst: b } => {
+                kernels::cast::cast(is.dtype, a, src, os.dtype, b, dst)
+            }
+            Kernel::Tess { src: a, dst: b } => {
+                kernels::cast_tess::cast_tess(is, a, src, os, b, dst, dispatch)
+            }
+            Kernel::Untess { src: a, dst: b } => {
+                kernels::cast_tess::cast_untess(is, a, src, os.dtype, b, dst)
+            }
+            Kernel::Argmax { src: a, axis } => {
+                kernels::argmax::argmax(is, a, *axis, src, os.dtype, dst)
+            }
+        }
+    }
+}

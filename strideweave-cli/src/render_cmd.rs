@@ -1,12 +1,14 @@
-//! `strideweave render`: a picture of a layout, as SVG or TikZ.
+//! `strideweave render`: a picture of a layout or of a tensor placement, as SVG or TikZ.
 
 use crate::show_cmd::{fail, ColorByArg};
 use clap::{Args, ValueEnum};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use strideweave::tensor::{TensorError, TensorSpec};
 use strideweave::view::{
-    eval_layout, render_svg, render_tikz, Grid, Picture, SvgOptions, TikzOptions, RENDER_MAX_CELLS,
+    eval_layout, placement_picture, render_svg, render_tikz, Grid, Picture, PlacementOptions,
+    SvgOptions, TikzOptions, RENDER_MAX_CELLS,
 };
 
 /// Output format.
@@ -22,8 +24,19 @@ pub enum Format {
 #[derive(Args)]
 pub struct RenderArgs {
     /// A layout or any eval expression giving one (several words are joined with spaces).
-    #[arg(required = true, value_name = "LAYOUT_OR_EXPR")]
+    #[arg(
+        value_name = "LAYOUT_OR_EXPR",
+        required_unless_present = "placement",
+        conflicts_with = "placement"
+    )]
     pub expr: Vec<String>,
+    /// Draw a tensor placement instead of a layout: which logical element lies in which
+    /// tile and bytes, e.g. 'bf16[1,5,7,20] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)'.
+    #[arg(long, value_name = "SPEC")]
+    pub placement: Option<String>,
+    /// With --placement: how many leading axes make the rows (default: all but the last).
+    #[arg(long, value_name = "N", requires = "placement")]
+    pub row_axes: Option<usize>,
     /// Output file; `-` or none for standard output.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -43,16 +56,23 @@ pub struct RenderArgs {
 
 /// Runs `render`.
 pub fn run(args: RenderArgs) -> ExitCode {
-    let expr = args.expr.join(" ");
-    let layout = match eval_layout(&expr) {
-        Ok(l) => l,
-        Err(e) => return fail(&e),
+    let picture = match &args.placement {
+        Some(spec) => match placement(spec, args.row_axes) {
+            Ok(p) => p,
+            Err(code) => return code,
+        },
+        None => {
+            let expr = args.expr.join(" ");
+            let layout = match eval_layout(&expr) {
+                Ok(l) => l,
+                Err(e) => return fail(&e),
+            };
+            match Grid::new(&layout, args.color_by.resolve(&expr), RENDER_MAX_CELLS) {
+                Ok(g) => Picture::from_grid(&g, Some(&expr)),
+                Err(e) => return fail(&e),
+            }
+        }
     };
-    let grid = match Grid::new(&layout, args.color_by.resolve(&expr), RENDER_MAX_CELLS) {
-        Ok(g) => g,
-        Err(e) => return fail(&e),
-    };
-    let picture = Picture::from_grid(&grid, Some(&expr));
     let to_file = args.output.as_ref().filter(|p| p.as_os_str() != "-");
     let format = args
         .format
@@ -75,6 +95,19 @@ pub fn run(args: RenderArgs) -> ExitCode {
         ),
     };
     write_output(to_file, &text)
+}
+
+/// The picture of the placement `spec`, or the exit status of its one-line error.
+fn placement(spec: &str, row_axes: Option<usize>) -> Result<Picture, ExitCode> {
+    let spec: TensorSpec = spec.parse().map_err(|e: TensorError| {
+        eprintln!("error: {e} (in --placement `{spec}`)");
+        ExitCode::from(1)
+    })?;
+    let opts = PlacementOptions {
+        row_axes,
+        max_cells: RENDER_MAX_CELLS,
+    };
+    placement_picture(&spec, &opts).map_err(|e| fail(&e))
 }
 
 /// Writes `text` to the file, or to standard output when there is none.

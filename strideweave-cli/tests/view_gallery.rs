@@ -10,7 +10,8 @@ fn gallery_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/gallery")
 }
 
-/// `(file, expression, flags)` of each entry.
+/// `(file, expression, flags)` of each entry; an expression `placement: SPEC` renders
+/// `--placement SPEC`.
 fn entries() -> Vec<(String, String, Vec<String>)> {
     let list = std::fs::read_to_string(gallery_dir().join("gallery.txt")).unwrap();
     list.lines()
@@ -37,14 +38,13 @@ fn render(file: &str, expr: &str, flags: &[String]) -> Vec<u8> {
         "strideweave-view-gallery-{}-{file}",
         std::process::id()
     ));
-    let st = Command::new(env!("CARGO_BIN_EXE_strideweave"))
-        .arg("render")
-        .arg(expr)
-        .args(flags)
-        .arg("-o")
-        .arg(&out)
-        .status()
-        .unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_strideweave"));
+    cmd.arg("render");
+    match expr.strip_prefix("placement:") {
+        Some(spec) => cmd.arg("--placement").arg(spec.trim()),
+        None => cmd.arg(expr),
+    };
+    let st = cmd.args(flags).arg("-o").arg(&out).status().unwrap();
     assert!(st.success(), "render {expr} failed");
     let bytes = std::fs::read(&out).unwrap();
     let _ = std::fs::remove_file(&out);

@@ -271,3 +271,106 @@ fn unwritable_output_is_an_io_error() {
         .unwrap()
         .starts_with("error: io: cannot write /nonexistent-dir/x.svg"));
 }
+
+#[test]
+fn placement_svg_has_one_cell_per_element_labelled_with_its_first_byte() {
+    use strideweave::tensor::TensorSpec;
+    for text in [
+        "bf16[1,5,7,20] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        "f32[3,3,20] mla-cblocked(tile=(2,2), align=128)",
+        "f32[2,3] strided(16,4)",
+        "f16[4,6]",
+        "f32[]",
+    ] {
+        let (svg, err, code) = render("--placement", &[text]);
+        assert_eq!((err.as_str(), code), ("", 0), "{text}");
+        let cells = parse_svg(&svg);
+        let spec: TensorSpec = text.parse().unwrap();
+        let ext = spec.dims.extents().to_vec();
+        let mut want = Vec::new();
+        let count: u64 = ext.iter().product();
+        for i in 0..count {
+            // row-major coordinate of element i
+            let mut coord = vec![0u64; ext.len()];
+            let mut rest = i;
+            for ax in (0..ext.len()).rev() {
+                coord[ax] = rest % ext[ax];
+                rest /= ext[ax];
+            }
+            want.push(spec.byte_offset(&coord, 0).unwrap().to_string());
+        }
+        assert_eq!(cells.labels, want, "{text}");
+        assert_eq!(cells.rects.len(), count as usize, "{text}");
+    }
+}
+
+#[test]
+fn placement_tiles_get_outlines_and_one_colour_each() {
+    let text = "bf16[1,5,7,20] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)";
+    let (svg, _, _) = render("--placement", &[text]);
+    let cells = parse_svg(&svg);
+    let mut colour_of_tile = std::collections::HashMap::new();
+    for (label, fill) in cells.labels.iter().zip(&cells.fills) {
+        let tile = label.parse::<u64>().unwrap() / 512;
+        let prev = colour_of_tile.insert(tile, fill.clone());
+        assert!(
+            prev.is_none() || prev.as_ref() == Some(fill),
+            "tile {tile} has one colour"
+        );
+    }
+    assert_eq!(colour_of_tile.len(), 8);
+    let distinct: std::collections::HashSet<_> = colour_of_tile.values().collect();
+    assert_eq!(distinct.len(), 8, "eight tiles, eight colours");
+    assert!(
+        svg.contains("class=\"line2\""),
+        "tile borders are drawn heavy"
+    );
+    let (tikz, _, _) = render("--placement", &[text, "--format", "tikz"]);
+    assert_eq!(
+        tikz.lines()
+            .filter(|l| l.starts_with("\\node[cell"))
+            .count(),
+        700
+    );
+}
+
+#[test]
+fn placement_errors_are_one_line() {
+    let (_, err, code) = render("--placement", &["f32[2,3"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "error: syntax: expected `,` at byte 7 of `f32[2,3` (in --placement `f32[2,3`)\n"
+    );
+    let (_, err, code) = render("--placement", &["f32[0,3]"]);
+    assert_eq!(
+        (err.as_str(), code),
+        (
+            "error: value: f32[0,3] contiguous: the tensor is empty: no element to draw\n",
+            1
+        )
+    );
+    let (_, err, code) = render("--placement", &["f32[200,200]"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("40000 elements, more than the 16384"), "{err}");
+    let out = bin()
+        .args(["render", "(2,2):(1,2)", "--placement", "f32[2]"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a layout and a placement at once is a usage error"
+    );
+}
+
+#[test]
+fn placement_row_axes_moves_axes_into_the_columns() {
+    let (svg, _, code) = render("--placement", &["f32[2,3,4]", "--row-axes", "1"]);
+    assert_eq!(code, 0);
+    let cells = parse_svg(&svg);
+    let mut ys: Vec<i64> = cells.rects.iter().map(|p| p.1 as i64).collect();
+    ys.sort();
+    ys.dedup();
+    assert_eq!(ys.len(), 2);
+}

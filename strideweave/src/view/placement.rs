@@ -78,7 +78,8 @@ fn join(coord: &[u64]) -> String {
 }
 
 /// Palette slots for tiles such that tiles touching in the picture (sideways or
-/// diagonally) differ where the palette allows: greedy, in order of first appearance.
+/// diagonally) differ where the palette allows, and up to 12 tiles all differ: greedy,
+/// in order of first appearance, the least used colour first.
 fn tile_slots(tiles: &[u64], rows: usize, cols: usize) -> HashMap<u64, usize> {
     let mut neighbours: HashMap<u64, BTreeSet<u64>> = HashMap::new();
     let mut order = Vec::new();
@@ -103,14 +104,18 @@ fn tile_slots(tiles: &[u64], rows: usize, cols: usize) -> HashMap<u64, usize> {
         }
     }
     let mut slots: HashMap<u64, usize> = HashMap::new();
+    let mut uses = [0usize; TILE_PALETTE.len()];
     for t in order {
-        let used: BTreeSet<usize> = neighbours[&t]
+        let taken: BTreeSet<usize> = neighbours[&t]
             .iter()
             .filter_map(|u| slots.get(u).copied())
             .collect();
+        // the least used colour no neighbour has: up to 12 tiles all differ
         let slot = (0..TILE_PALETTE.len())
-            .find(|s| !used.contains(s))
+            .filter(|s| !taken.contains(s))
+            .min_by_key(|s| (uses[*s], *s))
             .unwrap_or((t % TILE_PALETTE.len() as u64) as usize);
+        uses[slot] += 1;
         slots.insert(t, slot);
     }
     slots
@@ -388,5 +393,135 @@ mod tests {
         p.dims = vec![1000, 1000];
         let e = placement_picture(&p, &opts()).unwrap_err();
         assert!(e.message().contains("1000000 elements"), "{e}");
+    }
+}
+
+/// `ceil(a * b ... )` rounded up to a power-of-two `align`, naming the overflow.
+fn tile_size(factors: &[u64], align: u64) -> Result<u64, String> {
+    let raw = factors
+        .iter()
+        .try_fold(1u64, |acc, &f| acc.checked_mul(f))
+        .ok_or_else(|| format!("tile bytes {factors:?} overflow 64 bits"))?;
+    let align = align.max(1);
+    raw.checked_next_multiple_of(align)
+        .ok_or_else(|| format!("tile bytes {raw} rounded up to {align} overflow 64 bits"))
+}
+
+impl PlacementMap for crate::tensor::TensorSpec {
+    fn describe(&self) -> String {
+        self.to_string()
+    }
+
+    fn extents(&self) -> Vec<u64> {
+        self.dims.extents().to_vec()
+    }
+
+    fn element_bytes(&self) -> u64 {
+        self.dtype.width()
+    }
+
+    fn byte_offset(&self, coord: &[u64], byte: u64) -> Result<u64, String> {
+        crate::tensor::TensorSpec::byte_offset(self, coord, byte).map_err(|e| e.to_string())
+    }
+
+    fn required_bytes(&self) -> Result<u64, String> {
+        crate::tensor::TensorSpec::required_bytes(self).map_err(|e| e.to_string())
+    }
+
+    /// `tD*tH*tW*tC*width` (MlaTiled) or `tile_h*tile_w*ceil(C/16)*16*width` (MlaCBlocked),
+    /// rounded up to the tile alignment, as `spec/placements.md` defines tile bytes.
+    fn tile_bytes(&self) -> Result<Option<u64>, String> {
+        use crate::tensor::{Placement, CBLOCK_LANES};
+        let width = self.dtype.width();
+        match self.placement {
+            Placement::MlaTiled(t) => {
+                let [d, h, w, c] = t.tile;
+                tile_size(&[d, h, w, c, width], t.tile_align).map(Some)
+            }
+            Placement::MlaCBlocked(b) => {
+                let channels = self.dims.extents().last().copied().unwrap_or(0);
+                let blocks = channels.div_ceil(CBLOCK_LANES);
+                tile_size(
+                    &[b.tile_h, b.tile_w, blocks, CBLOCK_LANES, width],
+                    b.tile_align,
+                )
+                .map(Some)
+            }
+            Placement::Contiguous | Placement::Strided(_) => Ok(None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tensor_tests {
+    use super::*;
+    use crate::tensor::TensorSpec;
+
+    fn spec(text: &str) -> TensorSpec {
+        text.parse().unwrap()
+    }
+
+    fn opts() -> PlacementOptions {
+        PlacementOptions {
+            row_axes: None,
+            max_cells: 16384,
+        }
+    }
+
+    #[test]
+    fn tile_bytes_times_tiles_is_the_required_span() {
+        for (text, tiles) in [
+            ("bf16[1,5,7,20] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)", 8),
+            ("f32[6,6,3] mla-tiled(roles=HWC, tile=(1,2,4,4), align=256)", 6),
+            ("bf16[3,3,20] mla-cblocked(tile=(2,2), align=128)", 4),
+            ("f16[2,5,5,40] mla-cblocked(tile=(4,2), align=64)", 12),
+        ] {
+            let s = spec(text);
+            let t = PlacementMap::tile_bytes(&s).unwrap().unwrap();
+            assert_eq!(s.required_bytes().unwrap(), tiles * t, "{text}");
+        }
+        assert_eq!(PlacementMap::tile_bytes(&spec("f32[2,3] strided(16,4)")).unwrap(), None);
+    }
+
+    #[test]
+    fn mla_tiled_picture_puts_each_element_in_its_tile_and_bytes() {
+        let s = spec("bf16[1,5,7,20] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)");
+        let pic = placement_picture(&s, &opts()).unwrap();
+        assert_eq!((pic.rows, pic.cols), (35, 20));
+        let tile_bytes = 512;
+        for r in 0..35 {
+            for c in 0..20 {
+                let (h, w) = (r as u64 / 7, r as u64 % 7);
+                let off = s.byte_offset(&[0, h, w, c as u64], 0).unwrap();
+                let cell = pic.cell(r, c);
+                assert_eq!(cell.label, off.to_string());
+                assert_eq!(cell.tile, Some(off / tile_bytes));
+            }
+        }
+        // bf16 byte planes: the high byte lies tC = 16 bytes after the low byte
+        assert_eq!(pic.cell(0, 0).title, "element [0,0,0,0]: bytes 0, 16, tile 0");
+        // W tiles of 4: columns of pixels w=3 and w=4 lie in different tiles
+        assert_ne!(pic.cell(3, 0).tile, pic.cell(4, 0).tile);
+        assert_eq!(pic.horizontal_level(4, 0), 2);
+        // channel 16 starts the second channel tile
+        assert_ne!(pic.cell(0, 15).tile, pic.cell(0, 16).tile);
+        // eight tiles, eight colours
+        let fills: std::collections::HashSet<_> = pic.cells.iter().map(|c| c.fill).collect();
+        assert_eq!(fills.len(), 8);
+    }
+
+    #[test]
+    fn contiguous_picture_labels_are_row_major_offsets() {
+        let pic = placement_picture(&spec("f32[2,3]"), &opts()).unwrap();
+        let labels: Vec<&str> = pic.cells.iter().map(|c| c.label.as_str()).collect();
+        assert_eq!(labels, ["0", "4", "8", "12", "16", "20"]);
+        assert!(pic.cells.iter().all(|c| c.tile.is_none()));
+        assert_eq!(pic.cell(1, 2).title, "element [1,2]: bytes 20..24");
+    }
+
+    #[test]
+    fn empty_tensor_has_nothing_to_draw() {
+        let e = placement_picture(&spec("f32[0,3]"), &opts()).unwrap_err();
+        assert!(e.message().contains("empty"), "{e}");
     }
 }

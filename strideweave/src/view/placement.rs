@@ -9,7 +9,8 @@ use std::collections::{BTreeSet, HashMap};
 /// What a placement picture needs to know about a tensor placement: its logical extents,
 /// its element width and where each byte of each element lies.
 ///
-/// Anything that maps logical elements to bytes can implement it.
+/// [`crate::tensor::TensorSpec`] implements it; anything else that maps logical elements
+/// to bytes can too.
 pub trait PlacementMap {
     /// The text form shown in the caption.
     fn describe(&self) -> String;

@@ -472,8 +472,14 @@ mod tensor_tests {
     #[test]
     fn tile_bytes_times_tiles_is_the_required_span() {
         for (text, tiles) in [
-            ("bf16[1,5,7,20] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)", 8),
-            ("f32[6,6,3] mla-tiled(roles=HWC, tile=(1,2,4,4), align=256)", 6),
+            (
+                "bf16[1,5,7,20] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+                8,
+            ),
+            (
+                "f32[6,6,3] mla-tiled(roles=HWC, tile=(1,2,4,4), align=256)",
+                6,
+            ),
             ("bf16[3,3,20] mla-cblocked(tile=(2,2), align=128)", 4),
             ("f16[2,5,5,40] mla-cblocked(tile=(4,2), align=64)", 12),
         ] {
@@ -481,7 +487,10 @@ mod tensor_tests {
             let t = PlacementMap::tile_bytes(&s).unwrap().unwrap();
             assert_eq!(s.required_bytes().unwrap(), tiles * t, "{text}");
         }
-        assert_eq!(PlacementMap::tile_bytes(&spec("f32[2,3] strided(16,4)")).unwrap(), None);
+        assert_eq!(
+            PlacementMap::tile_bytes(&spec("f32[2,3] strided(16,4)")).unwrap(),
+            None
+        );
     }
 
     #[test]
@@ -500,7 +509,10 @@ mod tensor_tests {
             }
         }
         // bf16 byte planes: the high byte lies tC = 16 bytes after the low byte
-        assert_eq!(pic.cell(0, 0).title, "element [0,0,0,0]: bytes 0, 16, tile 0");
+        assert_eq!(
+            pic.cell(0, 0).title,
+            "element [0,0,0,0]: bytes 0, 16, tile 0"
+        );
         // W tiles of 4: columns of pixels w=3 and w=4 lie in different tiles
         assert_ne!(pic.cell(3, 0).tile, pic.cell(4, 0).tile);
         assert_eq!(pic.horizontal_level(4, 0), 2);

@@ -1,7 +1,7 @@
 //! `strideweave eval`: one output line per expression, exit 1 if any failed.
 
 use clap::Args;
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 use strideweave::eval::eval_line;
 
@@ -9,13 +9,17 @@ use strideweave::eval::eval_line;
 #[derive(Args)]
 pub struct EvalArgs {
     /// Expressions to evaluate; with none, standard input is read one per line
-    /// (blank lines and lines starting with `#` are skipped).
+    /// (blank lines and lines starting with `#` are skipped), or, when it is a
+    /// terminal, an interactive session starts.
     #[arg(allow_hyphen_values = true)]
     pub exprs: Vec<String>,
 }
 
 /// Evaluates each expression and prints its line; 0 if all succeeded, 1 otherwise.
 pub fn run(args: EvalArgs) -> ExitCode {
+    if args.exprs.is_empty() && io::stdin().is_terminal() {
+        return crate::repl::run();
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut failed = false;

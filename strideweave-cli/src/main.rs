@@ -5,6 +5,9 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod eval_cmd;
+mod render_cmd;
+mod repl;
+mod show_cmd;
 mod tensor_cmd;
 
 /// CuTe-style layouts from the command line.
@@ -17,8 +20,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Evaluate layout expressions (arguments, or standard input one per line).
+    /// Evaluate layout expressions (arguments, standard input one per line, or interactively on a terminal).
     Eval(eval_cmd::EvalArgs),
+    /// Show a layout's properties and its table of indices.
+    Show(show_cmd::ShowArgs),
+    /// Draw a layout as an SVG or TikZ picture.
+    Render(render_cmd::RenderArgs),
     #[command(flatten)]
     Tensor(tensor_cmd::TensorCommand),
 }
@@ -34,6 +41,8 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Eval(args) => eval_cmd::run(args),
+        Command::Show(args) => show_cmd::run(args),
+        Command::Render(args) => render_cmd::run(args),
         Command::Tensor(cmd) => tensor_cmd::run(cmd),
     }
 }

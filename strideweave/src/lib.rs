@@ -23,6 +23,7 @@ mod ops;
 pub mod static_layout;
 pub mod tensor;
 mod tree;
+pub mod view;
 
 pub use error::{CoreError, ErrorKind, LayoutError};
 pub use int_tuple::{Coord, IntTuple, IntoIntTuple, Node, Shape, Stride, MAX_LEAVES, MAX_NODES};

@@ -324,8 +324,10 @@ pub fn extremes(data: &[u8]) {
     let n = 1 + (b.next() % 3) as usize;
     let shape: Vec<u64> = (0..n).map(|_| word(&mut b).max(1)).collect();
     let stride: Vec<u64> = (0..n).map(|_| word(&mut b)).collect();
-    let Ok(a) = Layout::new(Shape::new(shape).unwrap(), strideweave::Stride::new(stride).unwrap())
-    else {
+    let Ok(a) = Layout::new(
+        Shape::new(shape).unwrap(),
+        strideweave::Stride::new(stride).unwrap(),
+    ) else {
         return;
     };
     let m = word(&mut b);

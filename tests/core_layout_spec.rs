@@ -933,7 +933,6 @@ fn requirement_scalar_indices_are_non_negative_sums_of_coordinate_times_stride()
 // ---------------------------------------------------------------------------------------
 
 #[test]
-#[ignore = "BUG: a nested coordinate followed by more components double-counts leaves: index(((2,3),4):((1,2),6), ((1,1),1)) errors instead of 9"]
 fn requirement_coordinates_preserve_hierarchy_before_later_modes() {
     let l = lay("((2,3),4):((1,2),6)");
     // ((c0, c1), c2) -> c0 + 2 c1 + 6 c2, the same as the integer key c0 + 2 c1 + 6 c2
@@ -951,7 +950,6 @@ fn requirement_coordinates_preserve_hierarchy_before_later_modes() {
 }
 
 #[test]
-#[ignore = "BUG: tiler operations unwrap a trailing mode ((3,4)) to (3,4): compose((2,((3,4))):(1,((2,6))), [2:1]) = (2,(3,4)):(1,(2,6))"]
 fn requirement_tiler_operations_preserve_unmentioned_trailing_modes() {
     let a = lay("(2,((3,4))):(1,((2,6)))");
     let tiles = [lay("2:1")];
@@ -985,7 +983,6 @@ fn requirement_tiler_operations_preserve_unmentioned_trailing_modes() {
 }
 
 #[test]
-#[ignore = "BUG: compose((2,2):(1,4), (2,2):(1,1)) = (2,2):(1,1), whose index at (1,1) is 2, not A(B((1,1))) = A(2) = 4"]
 fn requirement_compose_result_is_a_of_b_at_every_coordinate() {
     let a = lay("(2,2):(1,4)");
     let b = lay("(2,2):(1,1)");
@@ -1000,12 +997,14 @@ fn requirement_compose_result_is_a_of_b_at_every_coordinate() {
                 );
             }
         }
-        Err(e) => assert!(e.message().contains("divisib"), "{e}"),
+        Err(e) => assert!(
+            e.message().contains("divisib") || e.message().contains("overlap"),
+            "{e}"
+        ),
     }
 }
 
 #[test]
-#[ignore = "BUG: left_inverse((2,2):(1,3)) = 2:1, but L(2) = 3 and 2:1 does not send 3 back to 2"]
 fn requirement_left_inverse_inverts_an_injective_layout() {
     let l = lay("(2,2):(1,3)");
     assert!(l.is_injective());
@@ -1025,7 +1024,6 @@ fn requirement_left_inverse_inverts_an_injective_layout() {
 }
 
 #[test]
-#[ignore = "BUG: right_inverse((2,2):(0,1)) = 1:0: the stride-0 leaf stops the stride chain; CuTe gives 2:2"]
 fn requirement_right_inverse_is_as_large_as_the_strides_allow() {
     let l = lay("(2,2):(0,1)");
     let r = l.right_inverse().unwrap();
@@ -1041,7 +1039,6 @@ fn panics<R>(f: impl FnOnce() -> R) -> bool {
 }
 
 #[test]
-#[ignore = "BUG: coalesce((2,2):(9223372036854775808,1)) panics 'attempt to multiply with overflow' (coalesce.rs:21); so do filter/compose/zipped_divide"]
 fn requirement_coalesce_of_huge_strides_does_not_panic() {
     let l = lay("(2,2):(9223372036854775808,1)");
     assert!(!panics(|| l.coalesce()), "coalesce({l})");
@@ -1052,7 +1049,6 @@ fn requirement_coalesce_of_huge_strides_does_not_panic() {
 }
 
 #[test]
-#[ignore = "BUG: is_injective((3,3):(2305843009213693952,4611686018427387903)) panics 'attempt to multiply with overflow' (injective.rs:70); complement/divide/left_inverse reach it"]
 fn requirement_is_injective_of_huge_strides_does_not_panic() {
     let l = lay("(3,3):(2305843009213693952,4611686018427387903)");
     // indices {0, 2^61, 2^62} + {0, 2^62-1, 2^63-2}: all nine distinct
@@ -1074,7 +1070,6 @@ fn is_injective_within(l: Layout, limit: std::time::Duration) -> Option<bool> {
 }
 
 #[test]
-#[ignore = "BUG (perf): is_injective((1048576,1048576):(1048575,1048576)) enumerates 2^40 indices (> 20 s, growing memory); coprime strides have an algebraic answer"]
 fn requirement_is_injective_answers_fast_on_overlapping_spans() {
     let limit = std::time::Duration::from_secs(2);
     // x*(2^20-1) == y*2^20 needs 2^20 | x: impossible for x < 2^20, so injective

@@ -125,7 +125,8 @@ fn function_layout() {
     ]);
     assert_eq!(kind("layout((0,2),(1,2))"), ErrorKind::Value);
     assert_eq!(kind("layout((2,3),(1,2,3))"), ErrorKind::Value);
-    assert_eq!(kind("layout(2:1,1)"), ErrorKind::Type);
+    // core spec: "If shape is not a Shape, stride is not a Stride ... ValueError"
+    assert_eq!(kind("layout(2:1,1)"), ErrorKind::Value);
     assert_eq!(kind("layout((2,3))"), ErrorKind::Type);
 }
 
@@ -202,7 +203,10 @@ fn function_index() {
     assert_eq!(kind("index((3,4):(2,10), (3,0))"), ErrorKind::Value);
     assert_eq!(kind("index((3,4):(2,10), (1,2,3))"), ErrorKind::Value);
     assert_eq!(kind("index((3,4):(2,10), 2:1)"), ErrorKind::Type);
-    assert_eq!(kind("index((3,4):(2,10), -1)"), ErrorKind::Syntax);
+    // core spec: a negative coordinate is a value error
+    assert_eq!(kind("index((3,4):(2,10), -1)"), ErrorKind::Value);
+    // core spec: get_index of a non-Layout is a value error
+    assert_eq!(kind("index((3,4), 1)"), ErrorKind::Value);
     assert!(eval_line("index((3,4):(2,10), 12)").contains("outside the shape domain"));
 }
 
@@ -317,7 +321,8 @@ fn function_rearrange() {
         kind("rearrange((2,3):(1,2), tree(id(0)), tree(leaf,leaf,leaf))"),
         ErrorKind::Value
     );
-    assert_eq!(kind("rearrange((2,3):(1,2), 5)"), ErrorKind::Type);
+    // core spec: "If output is not a Tree ... ValueError"
+    assert_eq!(kind("rearrange((2,3):(1,2), 5)"), ErrorKind::Value);
 }
 
 #[test]
@@ -495,14 +500,23 @@ fn text_that_does_not_parse_is_a_syntax_error() {
         "x",
         "(2,,3)",
         "[2:1,",
-        "tree(id(-1))",
-        "-1",
         "(2;3)",
         "compose(20:2 (5,4):(4,1))",
         "1.5",
-        "tree(bogus)",
     ] {
         assert_eq!(kind(bad), ErrorKind::Syntax, "{bad:?}");
+    }
+    // the core spec makes these value errors: a negative id, extent, stride or coordinate,
+    // a Tree item that is not an integer, leaf marker or tree, a non-Tree rearrange output
+    for bad in [
+        "tree(id(-1))",
+        "-1",
+        "layout((2,3),(1,-2))",
+        "tree(bogus)",
+        "tree((1,2))",
+        "rearrange(2:1, (1,2))",
+    ] {
+        assert_eq!(kind(bad), ErrorKind::Value, "{bad:?}");
     }
     assert!(eval_line("foo(1)").contains("unknown function 'foo'"));
     assert!(eval_line("(2,3").contains("column"));
@@ -517,7 +531,6 @@ fn a_value_of_the_wrong_kind_is_a_type_error() {
         "[true]",
         "[tree()]",
         "index(2:1, none)",
-        "rearrange(2:1, (1,2))",
         "is_injective(none)",
         "logical_product(2:1, true)",
     ] {

@@ -170,7 +170,6 @@ fn broadcast_of_a_sixteen_leaf_layout_does_not_allocate() {
 }
 
 #[test]
-#[ignore = "BUG (perf): is_injective and uniform_preimage_extent collect leaves into a Vec; DESIGN asks for allocation-free runtime layouts"]
 fn structural_queries_on_sixteen_leaf_layouts_do_not_allocate() {
     for l in sixteen_leaf_layouts() {
         assert_no_alloc("is_injective", || l.is_injective());

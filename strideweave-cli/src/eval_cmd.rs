@@ -11,7 +11,6 @@ pub struct EvalArgs {
     /// Expressions to evaluate; with none, standard input is read one per line
     /// (blank lines and lines starting with `#` are skipped), or, when it is a
     /// terminal, an interactive session starts.
-    #[arg(allow_hyphen_values = true)]
     pub exprs: Vec<String>,
 }
 
@@ -24,21 +23,32 @@ pub fn run(args: EvalArgs) -> ExitCode {
     let mut out = BufWriter::new(stdout.lock());
     let mut failed = false;
     let mut emit = |line: &str, out: &mut BufWriter<io::StdoutLock>| -> io::Result<()> {
-        let r = eval_line(line);
+        // a line that was not UTF-8 (decoded lossily) is one error line; the run goes on
+        let r = if line.contains(char::REPLACEMENT_CHARACTER) {
+            "error: syntax: line is not valid UTF-8".to_string()
+        } else {
+            eval_line(line)
+        };
         failed |= r.starts_with("error: ");
         writeln!(out, "{r}")
     };
     let result = if args.exprs.is_empty() {
         let stdin = io::stdin();
+        let mut input = stdin.lock();
+        let mut buf = Vec::new();
         let mut res = Ok(());
-        for line in stdin.lock().lines() {
-            let line = match line {
-                Ok(l) => l,
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) => break,
+                Ok(_) => {}
                 Err(e) => {
                     res = Err(e);
                     break;
                 }
-            };
+            }
+            // a line that is not UTF-8 is one error line; the run goes on
+            let line = String::from_utf8_lossy(&buf);
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {
                 continue;

@@ -87,6 +87,13 @@ pub fn eval_line(text: &str) -> String {
 
 /// One expression: a literal value or a function call.
 fn expr(p: &mut Parser) -> Result<Value, LayoutError> {
+    p.enter()?;
+    let v = expr_inner(p);
+    p.leave();
+    v
+}
+
+fn expr_inner(p: &mut Parser) -> Result<Value, LayoutError> {
     match p.peek() {
         Some('[') => {
             p.expect('[')?;
@@ -160,6 +167,13 @@ fn expr(p: &mut Parser) -> Result<Value, LayoutError> {
 
 /// `(item, ...)` of a `tree(...)`.
 fn tree_items(p: &mut Parser) -> Result<Tree, LayoutError> {
+    p.enter()?;
+    let t = tree_items_inner(p);
+    p.leave();
+    t
+}
+
+fn tree_items_inner(p: &mut Parser) -> Result<Tree, LayoutError> {
     p.expect('(')?;
     let mut items = Vec::new();
     if p.eat(')') {
@@ -174,8 +188,14 @@ fn tree_items(p: &mut Parser) -> Result<Tree, LayoutError> {
                 Some("tree") => items.push(TreeItem::Tree(tree_items(p)?)),
                 Some("id") => {
                     p.expect('(')?;
-                    let n = match p.integer()? {
+                    let n = match p
+                        .integer()
+                        .map_err(|e| LayoutError::value(format!("source id {}", e.message())))?
+                    {
                         Some(n) => n,
+                        None if p.peek() == Some(')') => {
+                            return Err(p.unexpected("a non-negative integer source id"));
+                        }
                         None => {
                             let found = match p.ident() {
                                 Some(word) => format!("'{word}'"),
@@ -458,11 +478,20 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
         "permute" => {
             arity(name, a, 1, usize::MAX)?;
             let l = want_layout(name, 0, &a[0])?;
-            let order = a[1..]
-                .iter()
-                .enumerate()
-                .map(|(k, v)| want_index(name, k + 1, v))
-                .collect::<Result<Vec<_>, _>>()?;
+            // the order as integers, or as one tuple of them (the spec's single iterable)
+            let order = match &a[1..] {
+                [Value::Tuple(t)] if !t.is_scalar() => (0..t.rank())
+                    .map(|k| {
+                        let m = t.mode(k).map_err(|e| LayoutError::from_core(name, e))?;
+                        want_index(name, 1, &Value::Tuple(m))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+                rest => rest
+                    .iter()
+                    .enumerate()
+                    .map(|(k, v)| want_index(name, k + 1, v))
+                    .collect::<Result<Vec<_>, _>>()?,
+            };
             Value::Layout(l.permute(&order)?)
         }
         "broadcast_to" => {

@@ -15,12 +15,37 @@ use crate::Layout;
 pub struct Parser<'a> {
     text: &'a str,
     pos: usize,
+    depth: usize,
 }
+
+/// Deepest nesting of calls, tilers and trees an expression may have.
+pub const MAX_NESTING: usize = 64;
 
 impl<'a> Parser<'a> {
     /// A parser at the start of `text`.
     pub fn new(text: &'a str) -> Self {
-        Parser { text, pos: 0 }
+        Parser {
+            text,
+            pos: 0,
+            depth: 0,
+        }
+    }
+
+    /// Enters one level of nesting, failing past [`MAX_NESTING`] (so a hostile line is an
+    /// error, not a stack overflow).
+    pub fn enter(&mut self) -> Result<(), LayoutError> {
+        if self.depth >= MAX_NESTING {
+            return Err(self.error(format!(
+                "expression nested more than {MAX_NESTING} levels deep"
+            )));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Leaves one level of nesting.
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
     }
 
     /// Byte offset of the next unread character.
@@ -139,7 +164,8 @@ impl<'a> Parser<'a> {
     pub fn int_tuple(&mut self) -> Result<IntTuple, LayoutError> {
         let mut t = IntTuple::EMPTY;
         if let Some(v) = self.integer()? {
-            t.push_leaf(v).map_err(|e| self.error(e.describe()))?;
+            t.push_leaf(v)
+                .map_err(|e| LayoutError::from_core("int tuple", e))?;
             return Ok(t);
         }
         if self.peek() != Some('(') {
@@ -157,13 +183,14 @@ impl<'a> Parser<'a> {
         }
         loop {
             if let Some(v) = self.integer()? {
-                t.push_leaf(v).map_err(|e| self.error(e.describe()))?;
+                t.push_leaf(v)
+                    .map_err(|e| LayoutError::from_core("int tuple", e))?;
             } else if self.peek() == Some('(') {
                 t.push_node(Node::Push)
-                    .map_err(|e| self.error(e.describe()))?;
+                    .map_err(|e| LayoutError::from_core("int tuple", e))?;
                 self.items_into(t)?;
                 t.push_node(Node::Pop)
-                    .map_err(|e| self.error(e.describe()))?;
+                    .map_err(|e| LayoutError::from_core("int tuple", e))?;
             } else {
                 return Err(self.unexpected("an integer or '('"));
             }

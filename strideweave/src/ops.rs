@@ -277,6 +277,11 @@ impl Layout {
 
     /// Top-level modes `start..end`.
     pub fn slice(&self, start: usize, end: usize) -> Result<Layout, LayoutError> {
+        if start > end {
+            return Err(LayoutError::value(format!(
+                "get({self}, {start}, {end}): the range [{start}, {end}) is reversed"
+            )));
+        }
         self.modes(start, end)
             .map_err(|e| LayoutError::from_core(format!("get({self}, {start}, {end})"), e))
     }

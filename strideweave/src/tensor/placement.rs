@@ -9,31 +9,32 @@ use super::error::{add, mul, round_up, Rule, TensorError};
 ///
 /// ```
 /// use strideweave::tensor::Role;
-/// assert_eq!(Role::C.letter(), 'C');
+/// assert_eq!(Role::Channel.letter(), 'C');
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Role {
-    /// Depth.
-    D,
-    /// Height.
-    H,
-    /// Width.
-    W,
-    /// Channel.
-    C,
+    /// Depth (`D` in the text form).
+    Depth,
+    /// Height (`H`).
+    Height,
+    /// Width (`W`).
+    Width,
+    /// Channel (`C`). The variants have full names: a one-letter `C` would make rustc
+    /// spell the static leaf type `C<N>` with its full path in compile errors.
+    Channel,
 }
 
 impl Role {
     /// All roles in D/H/W/C order (the order of the `tile` tuple).
-    pub const ALL: [Role; 4] = [Role::D, Role::H, Role::W, Role::C];
+    pub const ALL: [Role; 4] = [Role::Depth, Role::Height, Role::Width, Role::Channel];
 
     /// Position in the `tile` tuple: D=0, H=1, W=2, C=3.
     pub fn index(self) -> usize {
         match self {
-            Role::D => 0,
-            Role::H => 1,
-            Role::W => 2,
-            Role::C => 3,
+            Role::Depth => 0,
+            Role::Height => 1,
+            Role::Width => 2,
+            Role::Channel => 3,
         }
     }
 
@@ -48,8 +49,8 @@ impl Role {
 /// ```
 /// use strideweave::tensor::{Role, Roles};
 /// let r: Roles = ".HWC".parse().unwrap();
-/// assert_eq!(r.axis_of(Role::H), Some(1));
-/// assert_eq!(r.axis_of(Role::D), None);
+/// assert_eq!(r.axis_of(Role::Height), Some(1));
+/// assert_eq!(r.axis_of(Role::Depth), None);
 /// assert_eq!(r.to_string(), ".HWC");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -92,10 +93,10 @@ impl std::str::FromStr for Roles {
         let mut v = Vec::new();
         for ch in s.trim().chars() {
             v.push(match ch {
-                'D' => Some(Role::D),
-                'H' => Some(Role::H),
-                'W' => Some(Role::W),
-                'C' => Some(Role::C),
+                'D' => Some(Role::Depth),
+                'H' => Some(Role::Height),
+                'W' => Some(Role::Width),
+                'C' => Some(Role::Channel),
                 '.' => None,
                 other => {
                     return Err(TensorError::new(

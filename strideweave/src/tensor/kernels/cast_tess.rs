@@ -37,9 +37,9 @@ pub trait TileShape: 'static {
 /// Tile extents as seen by the packing loop (compile-time or run-time).
 ///
 /// ```
-/// use strideweave::tensor::{RuntimeTile, Static, Tile1x4x4x16, TileDims};
+/// use strideweave::tensor::{RuntimeTile, StaticTile, Tile1x4x4x16, TileDims};
 /// fn pixels<T: TileDims>(t: T) -> usize { t.td() * t.th() * t.tw() }
-/// assert_eq!(pixels(Static::<Tile1x4x4x16>::new()), 16);
+/// assert_eq!(pixels(StaticTile::<Tile1x4x4x16>::new()), 16);
 /// assert_eq!(pixels(RuntimeTile { dhwc: [1, 4, 4, 16] }), 16);
 /// ```
 pub trait TileDims: Copy {
@@ -59,33 +59,33 @@ pub trait TileDims: Copy {
 /// Compile-time tile extents of the [`TileShape`] `T`.
 ///
 /// ```
-/// use strideweave::tensor::{Static, Tile1x1x1x32, TileDims};
-/// assert_eq!(Static::<Tile1x1x1x32>::new().tc(), 32);
+/// use strideweave::tensor::{StaticTile, Tile1x1x1x32, TileDims};
+/// assert_eq!(StaticTile::<Tile1x1x1x32>::new().tc(), 32);
 /// ```
 #[derive(Debug)]
-pub struct Static<T>(PhantomData<T>);
+pub struct StaticTile<T>(PhantomData<T>);
 
-impl<T> Static<T> {
+impl<T> StaticTile<T> {
     /// The (zero-sized) value.
     pub const fn new() -> Self {
-        Static(PhantomData)
+        StaticTile(PhantomData)
     }
 }
 
-impl<T> Default for Static<T> {
+impl<T> Default for StaticTile<T> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<T> Clone for Static<T> {
+impl<T> Clone for StaticTile<T> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<T> Copy for Static<T> {}
+impl<T> Copy for StaticTile<T> {}
 
-impl<T: TileShape> TileDims for Static<T> {
+impl<T: TileShape> TileDims for StaticTile<T> {
     const CHANNEL_VECTORS: bool = T::TC % 16 == 0;
     #[inline(always)]
     fn td(self) -> usize {
@@ -451,11 +451,11 @@ pub(crate) fn run_static<T: TileShape>(
     g: &Geometry,
     dst: &mut [u8],
 ) -> Result<(), TensorError> {
-    let t = Static::<T>(PhantomData);
+    let t = StaticTile::<T>(PhantomData);
     dispatch_float_pair!(
         is.dtype,
         os.dtype,
-        pack::<Static<T>>(t, g, &is.dims, a, src, dst)
+        pack::<StaticTile<T>>(t, g, &is.dims, a, src, dst)
     )
 }
 

@@ -425,6 +425,12 @@ impl Layout {
         self.stride.append_all(&other.stride)
     }
 
+    /// Opens (`Push`) or closes (`Pop`) a nested mode in both trees.
+    pub(crate) const fn push_structure(&mut self, n: Node) -> Result<(), CoreError> {
+        tri!(self.shape.push_node(n));
+        self.stride.push_node(n)
+    }
+
     /// Appends one leaf mode `n:d`.
     pub const fn push_leaf(&mut self, n: u64, d: u64) -> Result<(), CoreError> {
         tri!(self.shape.push_leaf(n));
@@ -446,9 +452,20 @@ impl Layout {
         self.stride.extend_from(&src.stride, ns, ne, ls, false)
     }
 
-    /// Re-checks the size and cosize bounds after a builder sequence.
+    /// Checks the size and cosize bounds after a builder sequence (the builders keep the
+    /// two trees congruent and only ever push extents taken from valid layouts).
     pub const fn validated(self) -> Result<Layout, CoreError> {
-        Layout::from_trees(self.shape, self.stride)
+        let mut size: u64 = 1;
+        let mut k = 0;
+        while k < self.leaf_count() {
+            if self.shape.leaf(k) == 0 {
+                return Err(CoreError::ZeroExtent);
+            }
+            size = tri!(mul(size, self.shape.leaf(k)));
+            k += 1;
+        }
+        tri!(self.checked_cosize());
+        Ok(self)
     }
 
     /// Structural and value equality usable in `const` contexts.

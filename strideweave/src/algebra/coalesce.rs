@@ -1,6 +1,6 @@
 //! Coalesce and filter: the simplest flat layout with the same function.
 
-use crate::{Layout, MAX_LEAVES};
+use crate::{CoreError, Layout, MAX_LEAVES};
 
 /// Flattens `l` and merges adjacent leaves `s0:d0, s1:d1` whenever `d1 == s0 * d0`,
 /// dropping extent-1 leaves. The result is a rank-1 layout or a flat tuple, `1:0` when
@@ -8,31 +8,56 @@ use crate::{Layout, MAX_LEAVES};
 pub const fn coalesce(l: &Layout) -> Layout {
     let mut shapes = [0u64; MAX_LEAVES];
     let mut strides = [0u64; MAX_LEAVES];
-    shapes[0] = 1;
-    let mut n = 1;
     let mut i = 0;
     while i < l.leaf_count() {
-        let (s, d) = (l.leaf_extent(i), l.leaf_stride(i));
+        shapes[i] = l.leaf_extent(i);
+        strides[i] = l.leaf_stride(i);
+        i += 1;
+    }
+    match coalesce_pairs(&shapes, &strides, l.leaf_count()) {
+        Ok(r) => r,
+        Err(_) => *l, // cannot happen: no more leaves than `l`, same size and cosize
+    }
+}
+
+/// [`coalesce`] of the flat layout `(shapes[..n]):(strides[..n])`.
+pub(crate) const fn coalesce_pairs(
+    shapes: &[u64; MAX_LEAVES],
+    strides: &[u64; MAX_LEAVES],
+    n: usize,
+) -> Result<Layout, CoreError> {
+    let mut out_s = [0u64; MAX_LEAVES];
+    let mut out_d = [0u64; MAX_LEAVES];
+    out_s[0] = 1;
+    let mut m = 1;
+    let mut i = 0;
+    while i < n {
+        let (s, d) = (shapes[i], strides[i]);
         if s == 1 {
             // an extent-1 leaf contributes nothing
-        } else if shapes[n - 1] == 1 {
-            shapes[n - 1] = s;
-            strides[n - 1] = d;
-        } else if matches!(shapes[n - 1].checked_mul(strides[n - 1]), Some(p) if p == d) {
-            // the merged extent is bounded by the layout's size
-            shapes[n - 1] *= s;
+        } else if out_s[m - 1] == 1 {
+            out_s[m - 1] = s;
+            out_d[m - 1] = d;
+        } else if matches!(out_s[m - 1].checked_mul(out_d[m - 1]), Some(p) if p == d) {
+            // merging contiguous leaves: the product is checked by `from_pairs`
+            out_s[m - 1] = match out_s[m - 1].checked_mul(s) {
+                Some(v) => v,
+                None => {
+                    return Err(CoreError::Overflow {
+                        op: '*',
+                        lhs: out_s[m - 1],
+                        rhs: s,
+                    })
+                }
+            };
         } else {
-            shapes[n] = s;
-            strides[n] = d;
-            n += 1;
+            out_s[m] = s;
+            out_d[m] = d;
+            m += 1;
         }
         i += 1;
     }
-    // cannot fail: no more leaves than `l`, same size and cosize
-    match super::from_pairs(&shapes, &strides, n) {
-        Ok(r) => r,
-        Err(_) => *l,
-    }
+    super::from_pairs(&out_s, &out_d, m)
 }
 
 /// Like [`coalesce`], but also drops stride-0 leaves: the result keeps the image of `l`

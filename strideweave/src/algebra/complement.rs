@@ -1,7 +1,8 @@
 //! Complement: the layout of the index factors a layout leaves out, up to a cotarget.
 
-use super::{coalesce, from_pairs, sort_leaves_by_stride};
-use crate::error::{tri, CoreError};
+use super::coalesce::coalesce_pairs;
+use super::sort_leaves_by_stride;
+use crate::error::CoreError;
 use crate::{Layout, MAX_LEAVES};
 
 /// `complement(L, M)`: a layout `C` such that `(L, C)` is injective, `C` is increasing, and
@@ -67,6 +68,5 @@ pub const fn complement_unchecked_size(l: &Layout, cotarget: u64) -> Result<Layo
         strides[n] = current as u64;
         len += 1;
     }
-    let r = tri!(from_pairs(&shapes, &strides, len));
-    Ok(coalesce(&r))
+    coalesce_pairs(&shapes, &strides, len)
 }

@@ -1,13 +1,12 @@
 //! Functional composition `R(c) = A(B(c))` (CuTe's `composition`), with CuTe's
 //! divisibility conditions checked at run time as well as at compile time.
 
-use super::coalesce;
 use crate::error::{tri, CoreError};
-use crate::int_tuple::IntTuple;
+use crate::int_tuple::{IntTuple, Node};
 use crate::layout::mul;
 use crate::{Layout, MAX_LEAVES};
 
-/// `A ∘ B`: B's hierarchy is kept; each rank-1 piece of B is composed with all of A.
+/// `A ∘ B`: B's hierarchy is kept; each leaf of B is composed with all of A.
 ///
 /// Fails with [`CoreError::StrideDivisibility`] or [`CoreError::ShapeDivisibility`]
 /// where CuTe's result would not be `A(B(i))`. Along A's last mode the result may run
@@ -17,33 +16,63 @@ use crate::{Layout, MAX_LEAVES};
 /// `A(B(c))` only if the parts never carry between A's modes; where they would (e.g. a
 /// non-injective B over a multi-mode A) this fails with [`CoreError::ModeOverlap`].
 pub const fn compose(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
-    tri!(check_no_carry(a, b));
-    compose_modes(a, b)
+    let fa = Flat::of(a);
+    tri!(check_no_carry(&fa, b));
+    compose_flat(&fa, b)
 }
 
-/// Composition distributed over B's modes (the checks are done by [`compose`]).
-const fn compose_modes(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
-    if b.shape_tuple().is_scalar() {
-        return compose_leaf(a, b.leaf_extent(0), b.leaf_stride(0));
-    }
+/// [`compose`] with A already coalesced and the parts already checked.
+const fn compose_flat(fa: &Flat, b: &Layout) -> Result<Layout, CoreError> {
+    let bt = b.shape_tuple();
     let mut r = Layout::EMPTY;
-    if b.rank() == 1 {
-        // a single nested mode: keep the parentheses around its result
-        let inner = tri!(compose_modes(a, &tri!(b.mode(0))));
-        tri!(r.push_group(&inner));
+    if bt.is_scalar() {
+        tri!(emit_leaf(
+            &mut r,
+            fa,
+            b.leaf_extent(0),
+            b.leaf_stride(0),
+            false
+        ));
         return r.validated();
     }
-    let mut i = 0;
-    while i < b.rank() {
-        let ri = tri!(compose_modes(a, &tri!(b.mode(i))));
-        tri!(r.push_mode(&ri));
-        i += 1;
+    // walk B's recipe: parentheses are copied, each leaf becomes its composition with A
+    let mut node = 0;
+    let mut leaf = 0;
+    while node < bt.node_count() {
+        match bt.node(node) {
+            Node::Leaf => {
+                tri!(emit_leaf(
+                    &mut r,
+                    fa,
+                    b.leaf_extent(leaf),
+                    b.leaf_stride(leaf),
+                    true
+                ));
+                leaf += 1;
+            }
+            n => tri!(r.push_structure(n)),
+        }
+        node += 1;
     }
     r.validated()
 }
 
+/// `(A ∘ X, A ∘ Y)` as two layouts: the halves of `A ∘ (X, Y)`, checked jointly.
+pub(crate) const fn compose_pair(
+    a: &Layout,
+    x: &Layout,
+    y: &Layout,
+) -> Result<(Layout, Layout), CoreError> {
+    let fa = Flat::of(a);
+    let mut both = Layout::EMPTY;
+    tri!(both.push_modes(x));
+    tri!(both.push_modes(y));
+    tri!(check_no_carry(&fa, &both));
+    Ok((tri!(compose_flat(&fa, x)), tri!(compose_flat(&fa, y))))
+}
+
 /// Whether [`compose`] admits `A ∘ B` (CuTe's stride and shape divisibility conditions,
-/// plus the result fitting in `u64`), without building the result's message.
+/// the parts not carrying, and the result fitting in `u64`), with the same error.
 pub const fn can_compose(a: &Layout, b: &Layout) -> Result<(), CoreError> {
     match compose(a, b) {
         Ok(_) => Ok(()),
@@ -53,23 +82,71 @@ pub const fn can_compose(a: &Layout, b: &Layout) -> Result<(), CoreError> {
 
 /// `A ∘ (s:d)` for one integer mode of B.
 pub const fn compose_leaf(a: &Layout, s: u64, d: u64) -> Result<Layout, CoreError> {
+    let mut r = Layout::EMPTY;
+    tri!(emit_leaf(&mut r, &Flat::of(a), s, d, false));
+    r.validated()
+}
+
+/// A's coalesced leaves: the flat function composition works on.
+struct Flat {
+    n: usize,
+    s: [u64; MAX_LEAVES],
+    d: [u64; MAX_LEAVES],
+}
+
+impl Flat {
+    /// `coalesce(a)` as flat arrays: extent-1 leaves dropped, contiguous leaves merged,
+    /// `1:0` when nothing is left.
+    const fn of(a: &Layout) -> Flat {
+        let mut f = Flat {
+            n: 1,
+            s: [0; MAX_LEAVES],
+            d: [0; MAX_LEAVES],
+        };
+        f.s[0] = 1;
+        let mut i = 0;
+        while i < a.leaf_count() {
+            let (s, d) = (a.leaf_extent(i), a.leaf_stride(i));
+            let last = f.n - 1;
+            if s == 1 {
+                // contributes nothing
+            } else if f.s[last] == 1 {
+                f.s[last] = s;
+                f.d[last] = d;
+            } else if matches!(f.s[last].checked_mul(f.d[last]), Some(p) if p == d) {
+                // merged extents multiply up to at most size(a), which fits
+                f.s[last] *= s;
+            } else {
+                f.s[f.n] = s;
+                f.d[f.n] = d;
+                f.n += 1;
+            }
+            i += 1;
+        }
+        f
+    }
+}
+
+/// Appends `A ∘ (s:d)` to `r`: one leaf, or several (in parentheses when `wrap`).
+const fn emit_leaf(r: &mut Layout, fa: &Flat, s: u64, d: u64, wrap: bool) -> Result<(), CoreError> {
     if s == 1 {
-        return Layout::leaf(1, 0);
+        return r.push_leaf(1, 0);
     }
     if d == 0 {
-        return Layout::leaf(s, 0);
+        return r.push_leaf(s, 0);
     }
-    let fa = coalesce(a);
-    let n = fa.leaf_count();
+    let n = fa.n;
     if n == 1 {
-        return Layout::leaf(s, tri!(mul(d, fa.leaf_stride(0))));
+        return r.push_leaf(s, tri!(mul(d, fa.d[0])));
     }
-    let mut r = Layout::EMPTY;
+    let mut shapes = [0u64; MAX_LEAVES];
+    let mut strides = [0u64; MAX_LEAVES];
+    let mut k = 0;
     let mut rest_shape = s;
     let mut rest_stride = d;
     let mut i = 0;
     while i + 1 < n {
-        let (si, di) = (fa.leaf_extent(i), fa.leaf_stride(i));
+        let (si, di) = (fa.s[i], fa.d[i]);
         // divide the remaining stride out of this extent
         let new_s;
         let scale = rest_stride;
@@ -101,16 +178,33 @@ pub const fn compose_leaf(a: &Layout, s: u64, d: u64) -> Result<Layout, CoreErro
                 });
             }
             if take != 1 {
-                tri!(r.push_leaf(take, tri!(mul(di, scale))));
+                shapes[k] = take;
+                strides[k] = tri!(mul(di, scale));
+                k += 1;
             }
         }
         i += 1;
     }
-    if rest_shape != 1 || r.leaf_count() == 0 {
-        let last = tri!(mul(rest_stride, fa.leaf_stride(n - 1)));
-        tri!(r.push_leaf(rest_shape, last));
+    if rest_shape != 1 || k == 0 {
+        shapes[k] = rest_shape;
+        strides[k] = tri!(mul(rest_stride, fa.d[n - 1]));
+        k += 1;
     }
-    r.validated()
+    if k == 1 {
+        return r.push_leaf(shapes[0], strides[0]);
+    }
+    if wrap {
+        tri!(r.push_structure(Node::Push));
+    }
+    let mut j = 0;
+    while j < k {
+        tri!(r.push_leaf(shapes[j], strides[j]));
+        j += 1;
+    }
+    if wrap {
+        tri!(r.push_structure(Node::Pop));
+    }
+    Ok(())
 }
 
 /// `A ∘ [T0, T1, ...]`: tile `Ti` composed with mode `i` of A; A's later modes kept.
@@ -172,13 +266,9 @@ pub const fn compose_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, CoreE
 /// Checks that B's leaves, composed separately with A, can be added: at every mode of
 /// coalesced A but the last, the largest coordinates the leaves reach must sum to less
 /// than that mode's extent, or `A(x + y) != A(x) + A(y)` for some of B's values.
-const fn check_no_carry(a: &Layout, b: &Layout) -> Result<(), CoreError> {
-    if b.leaf_count() < 2 {
-        return Ok(());
-    }
-    let fa = coalesce(a);
-    let n = fa.leaf_count();
-    if n < 2 {
+const fn check_no_carry(fa: &Flat, b: &Layout) -> Result<(), CoreError> {
+    let n = fa.n;
+    if b.leaf_count() < 2 || n < 2 {
         return Ok(());
     }
     let mut used = [0u64; MAX_LEAVES];
@@ -193,7 +283,7 @@ const fn check_no_carry(a: &Layout, b: &Layout) -> Result<(), CoreError> {
         let mut rest_stride = d;
         let mut i = 0;
         while i + 1 < n && rest_shape > 1 {
-            let si = fa.leaf_extent(i);
+            let si = fa.s[i];
             let scale = rest_stride;
             let new_s;
             if si.is_multiple_of(rest_stride) {

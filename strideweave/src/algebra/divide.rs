@@ -1,6 +1,6 @@
 //! Logical division: a layout split into one tile and the rest, by layout or by mode.
 
-use super::{complement, compose};
+use super::{complement, compose, compose_pair};
 use crate::error::{tri, CoreError};
 use crate::int_tuple::IntTuple;
 use crate::Layout;
@@ -70,7 +70,8 @@ pub const fn divide_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, CoreEr
     r.validated()
 }
 
-/// Tile and rest parts of a by-mode division: `(tiles, rests)` as two layouts.
+/// Tile and rest parts of a by-mode division: `(tiles, rests)` as two layouts. Each mode
+/// is `A_i ∘ (T_i, complement(T_i, size(A_i)))`, composed as its two halves.
 const fn split_tiles(a: &Layout, tiles: &[Layout]) -> Result<(Layout, Layout), CoreError> {
     if tiles.len() > a.rank() {
         return Err(CoreError::TooManyTiles {
@@ -82,9 +83,11 @@ const fn split_tiles(a: &Layout, tiles: &[Layout]) -> Result<(Layout, Layout), C
     let mut rest = Layout::EMPTY;
     let mut i = 0;
     while i < tiles.len() {
-        let d = tri!(divide(&tri!(a.mode(i)), &tiles[i]));
-        tri!(tile.push_mode(&tri!(d.mode(0))));
-        tri!(rest.push_mode(&tri!(d.mode(1))));
+        let ai = tri!(a.mode(i));
+        let c = tri!(complement(&tiles[i], ai.size()));
+        let (t, r) = tri!(compose_pair(&ai, &tiles[i], &c));
+        tri!(tile.push_mode(&t));
+        tri!(rest.push_mode(&r));
         i += 1;
     }
     Ok((tile, rest))

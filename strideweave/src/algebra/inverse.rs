@@ -1,6 +1,7 @@
 //! Right and left inverses (CuTe's `right_inverse`, `left_inverse`).
 
-use super::{coalesce, complement_unchecked_size, from_pairs, sort_leaves_by_stride};
+use super::coalesce::coalesce_pairs;
+use super::{complement_unchecked_size, sort_leaves_by_stride};
 use crate::error::{tri, CoreError};
 use crate::layout::mul;
 use crate::{Layout, MAX_LEAVES};
@@ -40,7 +41,7 @@ pub const fn right_inverse(l: &Layout) -> Result<Layout, CoreError> {
         }
         k += 1;
     }
-    Ok(coalesce(&tri!(from_pairs(&shapes, &strides, m))))
+    coalesce_pairs(&shapes, &strides, m)
 }
 
 /// `R` with `R(L(i)) == i` for every `i < size(L)`.

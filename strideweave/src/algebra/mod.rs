@@ -14,6 +14,7 @@ mod product;
 
 pub use coalesce::{coalesce, filter};
 pub use complement::{complement, complement_unchecked_size};
+pub(crate) use compose::compose_pair;
 pub use compose::{can_compose, compose, compose_leaf, compose_shape, compose_tiler};
 pub use divide::{divide, divide_shape, divide_tiler, tiled_divide, zipped_divide};
 pub use inverse::{left_inverse, right_inverse};

@@ -60,7 +60,8 @@ pub enum CoreError {
     TooManyTiles { tiles: u64, rank: u64 },
     /// Composition: neither of A's extent and B's remaining stride divides the other.
     StrideDivisibility { extent: u64, stride: u64 },
-    /// Composition: neither of A's extent and B's remaining extent divides the other.
+    /// Composition: B's remaining extent goes past this mode of A and is not a multiple
+    /// of what the mode offers.
     ShapeDivisibility { extent: u64, rest: u64 },
     /// Composition: B's modes, composed separately, would carry between A's modes
     /// (their largest coordinates in one mode of A sum to `reach >= extent`).
@@ -111,7 +112,7 @@ impl CoreError {
                 "stride divisibility condition fails: extent {extent} of A and stride {stride} of B divide neither way"
             ),
             CoreError::ShapeDivisibility { extent, rest } => format!(
-                "shape divisibility condition fails: extent {extent} of A and remaining extent {rest} of B divide neither way"
+                "shape divisibility condition fails: remaining extent {rest} of B spans past extent {extent} of A and is not a multiple of it"
             ),
             CoreError::ModeOverlap { extent, reach } => format!(
                 "B's modes overlap in A's coordinates: together they reach coordinate {reach} of a mode of A with extent {extent}, so A(B(c)) is not the sum of the parts"

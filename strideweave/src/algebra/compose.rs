@@ -165,12 +165,13 @@ const fn emit_leaf(r: &mut Layout, fa: &Flat, s: u64, d: u64, wrap: bool) -> Res
         // take what is left of B's extent from this mode
         if new_s != 1 {
             let take;
-            if rest_shape.is_multiple_of(new_s) {
-                take = new_s;
-                rest_shape /= new_s;
-            } else if new_s.is_multiple_of(rest_shape) {
+            if rest_shape <= new_s {
+                // B ends inside this mode (CuTe's mid-layout truncation)
                 take = rest_shape;
                 rest_shape = 1;
+            } else if rest_shape.is_multiple_of(new_s) {
+                take = new_s;
+                rest_shape /= new_s;
             } else {
                 return Err(CoreError::ShapeDivisibility {
                     extent: new_s,

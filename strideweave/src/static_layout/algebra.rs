@@ -20,7 +20,7 @@ macro_rules! rule {
             )),
             Err(CoreError::ShapeDivisibility { .. }) => panic!(concat!(
                 "inadmissible static composition in ", $op,
-                ": the shape divisibility condition fails (each extent of A and the remaining extent of B must divide one another)"
+                ": the shape divisibility condition fails (where B spans past a mode of A, its remaining extent must be a multiple of that mode's)"
             )),
             Err(CoreError::ModeOverlap { .. }) => panic!(concat!(
                 "inadmissible static composition in ", $op,

@@ -389,7 +389,23 @@ fn tuple_of(v: &Value) -> Option<IntTuple> {
 }
 
 fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
-    let a = &args;
+    let int = |v: u64| Value::Tuple(IntTuple::scalar(v));
+    // CuTe reads a single integer given to divide or product as the layout `n:1` (the
+    // whole layout is divided or repeated); a tuple of several is a by-mode tiler.
+    let mut a = args;
+    if matches!(
+        name,
+        "divide" | "logical_divide" | "zipped_divide" | "tiled_divide" | "logical_product"
+    ) {
+        if let Some(Value::Tuple(t)) = a.get(1) {
+            if t.is_scalar() {
+                a[1] = Value::Layout(
+                    Layout::leaf(t.leaf(0), 1).map_err(|e| LayoutError::from_core(name, e))?,
+                );
+            }
+        }
+    }
+    let a = &a;
     let layout1 = |n: &str| -> Result<Layout, LayoutError> {
         arity(n, a, 1, 1)?;
         want_layout(n, 0, &a[0])
@@ -398,7 +414,6 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
         arity(n, a, 2, 2)?;
         Ok((want_layout(n, 0, &a[0])?, want_layout(n, 1, &a[1])?))
     };
-    let int = |v: u64| Value::Tuple(IntTuple::scalar(v));
     Ok(match name {
         "layout" => {
             // the spec makes a non-Shape or non-Stride argument a value error

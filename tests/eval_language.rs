@@ -622,3 +622,39 @@ proptest! {
         }
     }
 }
+
+/// CuTe (and pycute) read one integer given to a division or product as the layout `n:1`
+/// over the whole layout; a tuple of several integers is a by-mode tiler.
+#[test]
+fn an_integer_divisor_or_factor_is_the_layout_n_1() {
+    assert_eq!(
+        eval_line("logical_product((2,5):(5,1), 4)"),
+        "((2,5),4):((5,1),10)"
+    );
+    assert_eq!(
+        eval_line("logical_product((2,5):(5,1), 4)"),
+        eval_line("logical_product((2,5):(5,1), 4:1)")
+    );
+    assert_eq!(
+        eval_line("zipped_divide((8,8):(8,1), 4)"),
+        eval_line("divide((8,8):(8,1), 4:1)")
+    );
+    assert_eq!(
+        eval_line("divide((8,8):(8,1), (2,4))"),
+        eval_line("divide_tiler((8,8):(8,1), [2:1,4:1])")
+    );
+}
+
+/// pycute's composition cases that exercise truncation and pre-coalescing.
+#[test]
+fn compose_matches_pycute_truncation_cases() {
+    assert_eq!(
+        eval_line("compose((4,6,8,10):(2,3,5,7), 6:12)"),
+        "(2,3):(9,5)"
+    );
+    assert_eq!(eval_line("compose((4,6,8):(1,4,7), 6:1)"), "6:1");
+    assert_eq!(
+        eval_line("compose(((4,2)):((1,16)), (4,2):(2,1))"),
+        "((2,2),2):((2,16),1)"
+    );
+}

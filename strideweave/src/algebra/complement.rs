@@ -1,8 +1,8 @@
 //! Complement: the layout of the index factors a layout leaves out, up to a cotarget.
 
 use super::coalesce::coalesce_pairs;
-use super::sort_leaves_by_stride;
-use crate::error::CoreError;
+use super::injective_candidates;
+use crate::error::{tri, CoreError};
 use crate::{Layout, MAX_LEAVES};
 
 /// `complement(L, M)`: a layout `C` such that `(L, C)` is injective, `C` is increasing, and
@@ -25,20 +25,7 @@ pub const fn complement(l: &Layout, cotarget: u64) -> Result<Layout, CoreError> 
 /// [`complement`] without the `size(L) <= M` check: CuTe's `complement(L)` with the
 /// default cotarget 1, as used by `left_inverse`.
 pub const fn complement_unchecked_size(l: &Layout, cotarget: u64) -> Result<Layout, CoreError> {
-    let mut order = [0usize; MAX_LEAVES];
-    let mut n = 0;
-    let mut i = 0;
-    while i < l.leaf_count() {
-        if l.leaf_extent(i) != 1 {
-            if l.leaf_stride(i) == 0 {
-                return Err(CoreError::NotInjective);
-            }
-            order[n] = i;
-            n += 1;
-        }
-        i += 1;
-    }
-    sort_leaves_by_stride(l, &mut order, n);
+    let (order, n) = tri!(injective_candidates(l));
     let mut shapes = [0u64; MAX_LEAVES];
     let mut strides = [0u64; MAX_LEAVES];
     // the span so far; u128 because the last span may exceed u64 (then the final

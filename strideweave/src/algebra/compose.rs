@@ -1,6 +1,7 @@
 //! Functional composition `R(c) = A(B(c))` (CuTe's `composition`), with CuTe's
 //! divisibility conditions checked at run time as well as at compile time.
 
+use super::tiler::{by_mode, by_mode_shape, ModeOp};
 use crate::error::{tri, CoreError};
 use crate::int_tuple::{IntTuple, Node};
 use crate::layout::mul;
@@ -210,58 +211,13 @@ const fn emit_leaf(r: &mut Layout, fa: &Flat, s: u64, d: u64, wrap: bool) -> Res
 
 /// `A ∘ [T0, T1, ...]`: tile `Ti` composed with mode `i` of A; A's later modes kept.
 pub const fn compose_tiler(a: &Layout, tiles: &[Layout]) -> Result<Layout, CoreError> {
-    let rank = a.rank();
-    if tiles.len() > rank {
-        return Err(CoreError::TooManyTiles {
-            tiles: tiles.len() as u64,
-            rank: rank as u64,
-        });
-    }
-    let mut r = Layout::EMPTY;
-    let mut i = 0;
-    while i < rank {
-        if i < tiles.len() {
-            let ai = tri!(a.mode(i));
-            tri!(r.push_mode(&tri!(compose(&ai, &tiles[i]))));
-        } else {
-            // an untouched mode is copied exactly, parentheses and all
-            tri!(r.push_item_of(a, i));
-        }
-        i += 1;
-    }
-    r.validated()
+    by_mode(a, tiles, ModeOp::Compose)
 }
 
 /// `A ∘ SHAPE`: each integer item `n` of the shape is the unit-stride tile `n:1` for the
 /// corresponding mode of A, a nested item applies by mode inside it; A's later modes kept.
 pub const fn compose_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, CoreError> {
-    let rank = a.rank();
-    let tiles = shape.rank();
-    if tiles > rank {
-        return Err(CoreError::TooManyTiles {
-            tiles: tiles as u64,
-            rank: rank as u64,
-        });
-    }
-    let mut r = Layout::EMPTY;
-    let mut i = 0;
-    while i < rank {
-        if i < tiles {
-            let ai = tri!(a.mode(i));
-            let ti = tri!(shape.mode(i));
-            let ri = if ti.is_scalar() {
-                tri!(compose_leaf(&ai, ti.leaf(0), 1))
-            } else {
-                tri!(compose_shape(&ai, &ti))
-            };
-            tri!(r.push_mode(&ri));
-        } else {
-            // an untouched mode is copied exactly, parentheses and all
-            tri!(r.push_item_of(a, i));
-        }
-        i += 1;
-    }
-    r.validated()
+    by_mode_shape(a, shape, ModeOp::Compose)
 }
 
 /// Checks that B's leaves, composed separately with A, can be added: at every mode of

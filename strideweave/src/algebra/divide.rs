@@ -1,5 +1,6 @@
 //! Logical division: a layout split into one tile and the rest, by layout or by mode.
 
+use super::tiler::{by_mode, by_mode_shape, ModeOp};
 use super::{complement, compose, compose_pair};
 use crate::error::{tri, CoreError};
 use crate::int_tuple::IntTuple;
@@ -16,58 +17,13 @@ pub const fn divide(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
 
 /// Divides mode `i` of A by tile `i`; A's later modes are kept: `((t0,r0),(t1,r1),a2,...)`.
 pub const fn divide_tiler(a: &Layout, tiles: &[Layout]) -> Result<Layout, CoreError> {
-    let rank = a.rank();
-    if tiles.len() > rank {
-        return Err(CoreError::TooManyTiles {
-            tiles: tiles.len() as u64,
-            rank: rank as u64,
-        });
-    }
-    let mut r = Layout::EMPTY;
-    let mut i = 0;
-    while i < rank {
-        if i < tiles.len() {
-            let ai = tri!(a.mode(i));
-            tri!(r.push_mode(&tri!(divide(&ai, &tiles[i]))));
-        } else {
-            // an untouched mode is copied exactly, parentheses and all
-            tri!(r.push_item_of(a, i));
-        }
-        i += 1;
-    }
-    r.validated()
+    by_mode(a, tiles, ModeOp::Divide)
 }
 
 /// [`divide_tiler`] with a shape: integer item `n` is the tile `n:1`, nested items apply
 /// by mode inside the corresponding mode.
 pub const fn divide_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, CoreError> {
-    let rank = a.rank();
-    let tiles = shape.rank();
-    if tiles > rank {
-        return Err(CoreError::TooManyTiles {
-            tiles: tiles as u64,
-            rank: rank as u64,
-        });
-    }
-    let mut r = Layout::EMPTY;
-    let mut i = 0;
-    while i < rank {
-        if i < tiles {
-            let ai = tri!(a.mode(i));
-            let ti = tri!(shape.mode(i));
-            let ri = if ti.is_scalar() {
-                tri!(divide(&ai, &tri!(Layout::leaf(ti.leaf(0), 1))))
-            } else {
-                tri!(divide_shape(&ai, &ti))
-            };
-            tri!(r.push_mode(&ri));
-        } else {
-            // an untouched mode is copied exactly, parentheses and all
-            tri!(r.push_item_of(a, i));
-        }
-        i += 1;
-    }
-    r.validated()
+    by_mode_shape(a, shape, ModeOp::Divide)
 }
 
 /// Tile and rest parts of a by-mode division: `(tiles, rests)` as two layouts. Each mode

@@ -1,7 +1,7 @@
 //! Right and left inverses (CuTe's `right_inverse`, `left_inverse`).
 
 use super::coalesce::coalesce_pairs;
-use super::{complement_unchecked_size, sort_leaves_by_stride};
+use super::{complement_unchecked_size, injective_candidates, sort_leaves_by_stride};
 use crate::error::{tri, CoreError};
 use crate::layout::mul;
 use crate::{Layout, MAX_LEAVES};
@@ -61,20 +61,7 @@ pub const fn left_inverse(l: &Layout) -> Result<Layout, CoreError> {
 
 /// Every sorted non-trivial stride is a multiple of the span of the smaller ones.
 const fn check_exact_chain(l: &Layout) -> Result<(), CoreError> {
-    let mut order = [0usize; MAX_LEAVES];
-    let mut n = 0;
-    let mut i = 0;
-    while i < l.leaf_count() {
-        if l.leaf_extent(i) != 1 {
-            if l.leaf_stride(i) == 0 {
-                return Err(CoreError::NotInjective);
-            }
-            order[n] = i;
-            n += 1;
-        }
-        i += 1;
-    }
-    sort_leaves_by_stride(l, &mut order, n);
+    let (order, n) = tri!(injective_candidates(l));
     let mut current: u64 = 1;
     let mut k = 0;
     while k < n {

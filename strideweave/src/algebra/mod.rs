@@ -11,6 +11,7 @@ mod compose;
 mod divide;
 mod inverse;
 mod product;
+mod tiler;
 
 pub use coalesce::{coalesce, filter};
 pub use complement::{complement, complement_unchecked_size};
@@ -48,6 +49,29 @@ pub(crate) const fn sort_leaves_by_stride(
         }
         i += 1;
     }
+}
+
+/// The leaves of extent > 1, sorted by `(stride, extent)`: what complement and the
+/// inverses chain through. A broadcast leaf (stride 0, extent > 1) makes the layout
+/// non-injective.
+pub(crate) const fn injective_candidates(
+    l: &Layout,
+) -> Result<([usize; crate::MAX_LEAVES], usize), CoreError> {
+    let mut order = [0usize; crate::MAX_LEAVES];
+    let mut n = 0;
+    let mut i = 0;
+    while i < l.leaf_count() {
+        if l.leaf_extent(i) != 1 {
+            if l.leaf_stride(i) == 0 {
+                return Err(CoreError::NotInjective);
+            }
+            order[n] = i;
+            n += 1;
+        }
+        i += 1;
+    }
+    sort_leaves_by_stride(l, &mut order, n);
+    Ok((order, n))
 }
 
 /// A layout from flat `(extent, stride)` pairs: a single pair gives a rank-1 layout.

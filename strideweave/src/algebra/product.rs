@@ -1,5 +1,6 @@
 //! Products: a layout repeated over the index space another layout describes.
 
+use super::tiler::{by_mode, ModeOp};
 use super::{complement, compose};
 use crate::error::{tri, CoreError};
 use crate::layout::mul;
@@ -19,26 +20,7 @@ pub const fn logical_product(a: &Layout, b: &Layout) -> Result<Layout, CoreError
 
 /// [`logical_product`] by mode: mode `i` of A with tile `i`; A's later modes kept.
 pub const fn logical_product_tiler(a: &Layout, tiles: &[Layout]) -> Result<Layout, CoreError> {
-    let rank = a.rank();
-    if tiles.len() > rank {
-        return Err(CoreError::TooManyTiles {
-            tiles: tiles.len() as u64,
-            rank: rank as u64,
-        });
-    }
-    let mut r = Layout::EMPTY;
-    let mut i = 0;
-    while i < rank {
-        if i < tiles.len() {
-            let ai = tri!(a.mode(i));
-            tri!(r.push_mode(&tri!(logical_product(&ai, &tiles[i]))));
-        } else {
-            // an untouched mode is copied exactly, parentheses and all
-            tri!(r.push_item_of(a, i));
-        }
-        i += 1;
-    }
-    r.validated()
+    by_mode(a, tiles, ModeOp::Product)
 }
 
 /// `l` padded with `1:0` modes to rank `r` (CuTe's `append<R>`).

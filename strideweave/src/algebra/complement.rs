@@ -31,6 +31,7 @@ pub const fn complement_unchecked_size(l: &Layout, cotarget: u64) -> Result<Layo
     // the span so far; u128 because the last span may exceed u64 (then the final
     // mode has extent 1 and is dropped)
     let mut current: u128 = 1;
+    let mut len = 0;
     let mut k = 0;
     while k < n {
         let (s, d) = (l.leaf_extent(order[k]), l.leaf_stride(order[k]));
@@ -44,16 +45,30 @@ pub const fn complement_unchecked_size(l: &Layout, cotarget: u64) -> Result<Layo
                 },
             });
         }
-        shapes[k] = d / current as u64;
-        strides[k] = current as u64;
+        // the gap below this leaf; extent-1 gaps are left out here rather than by the
+        // final coalesce, so a chain of MAX_LEAVES leaves still fits
+        let gap = d / current as u64;
+        if gap != 1 {
+            if len == MAX_LEAVES {
+                return Err(CoreError::TooManyLeaves);
+            }
+            shapes[len] = gap;
+            strides[len] = current as u64;
+            len += 1;
+        }
         current = s as u128 * d as u128;
         k += 1;
     }
-    let mut len = n;
     if current <= u64::MAX as u128 {
-        shapes[n] = cotarget.div_ceil(current as u64);
-        strides[n] = current as u64;
-        len += 1;
+        let last = cotarget.div_ceil(current as u64);
+        if last != 1 {
+            if len == MAX_LEAVES {
+                return Err(CoreError::TooManyLeaves);
+            }
+            shapes[len] = last;
+            strides[len] = current as u64;
+            len += 1;
+        }
     }
     coalesce_pairs(&shapes, &strides, len)
 }

@@ -222,7 +222,7 @@ pub fn algebra(data: &[u8]) {
                 if a.is_injective() && c.is_injective() {
                     assert!(
                         brute_injective(&p),
-                        "product of injective layouts is injective"
+                        "product of injective layouts is injective: {a} x {c} = {p}"
                     );
                 }
                 let bp = a.blocked_product(&c).unwrap();

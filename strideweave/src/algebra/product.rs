@@ -8,10 +8,12 @@ use crate::Layout;
 
 /// `(A, complement(A, size(A)*cosize(B)) ∘ B)`: mode 0 is one copy of A, mode 1 walks
 /// the copies in B's order.
+///
+/// Fails with [`CoreError::ProductOverlap`] where CuTe's result would overlap: when
+/// `size(A)*cosize(B)` is below A's span, the complement has no top mode to extend and
+/// room for fewer than `cosize(B)` copies of A.
 pub const fn logical_product(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
-    let m = tri!(mul(a.size(), b.cosize()));
-    let c = tri!(complement(a, m));
-    let cb = tri!(compose(&c, b));
+    let cb = tri!(copies(a, b));
     let mut r = Layout::EMPTY;
     tri!(r.push_mode(a));
     tri!(r.push_mode(&cb));
@@ -44,10 +46,39 @@ const fn product_halves(a: &Layout, b: &Layout) -> Result<(Layout, Layout, usize
     };
     let pa = tri!(pad_rank(a, r));
     let pb = tri!(pad_rank(b, r));
-    let m = tri!(mul(pa.size(), pb.cosize()));
-    let c = tri!(complement(&pa, m));
-    let cb = tri!(compose(&c, &pb));
+    let cb = tri!(copies(&pa, &pb));
     Ok((pa, cb, r))
+}
+
+/// `complement(A, size(A)*cosize(B)) ∘ B`: where the copies of A go.
+const fn copies(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
+    let m = tri!(mul(a.size(), b.cosize()));
+    let c = tri!(complement(a, m));
+    // C ∘ B runs past C along C's last mode. That is harmless when the last mode is the
+    // top one (stride = A's span), but when m is below A's span there is no top mode and
+    // the extension lands on A's own indices.
+    if b.cosize() > c.size() && m < span(a) {
+        return Err(CoreError::ProductOverlap {
+            copies: b.cosize(),
+            room: c.size(),
+        });
+    }
+    compose(&c, b)
+}
+
+/// The largest `extent * stride` over A's leaves: where A's complement starts its top mode.
+const fn span(a: &Layout) -> u64 {
+    let mut top = 1;
+    let mut i = 0;
+    while i < a.leaf_count() {
+        // bounded: extent * stride <= 2 * cosize, and cosize fits; saturate regardless
+        let v = a.leaf_extent(i).saturating_mul(a.leaf_stride(i));
+        if v > top {
+            top = v;
+        }
+        i += 1;
+    }
+    top
 }
 
 /// Zips two rank-R layouts mode by mode: `((x0,y0),(x1,y1),...)`; for R = 1 (integral

@@ -26,6 +26,10 @@ macro_rules! rule {
                 "inadmissible static composition in ", $op,
                 ": B's modes overlap in A's coordinates, so A(B(c)) is not the sum of the parts (use an injective B)"
             )),
+            Err(CoreError::ProductOverlap { .. }) => panic!(concat!(
+                "static ", $op,
+                ": the copies of A would overlap A (size(A)*cosize(B) is below A's span, so its complement has too little room)"
+            )),
             Err(CoreError::NotInjective) => panic!(concat!(
                 "non-injective static complement in ", $op,
                 ": a stride-0 mode maps several coordinates to one index; complement needs an injective layout"

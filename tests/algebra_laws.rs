@@ -629,7 +629,11 @@ proptest! {
                     }
                 }
             }
-            (Err(e1), Err(e2)) => prop_assert_eq!(e1.core(), e2.core()),
+            // both rejected (divide checks the tile's chain first, so the rules may differ)
+            (Err(_), Err(_)) => {}
+            // divide also rejects tiles whose strides do not chain exactly: their
+            // complement leaves holes, so the tiles would not cover A
+            (Err(e), Ok(_)) if matches!(e.core(), Some(CoreError::Unchainable { .. })) => {}
             (d, c) => prop_assert!(false, "divide({}, {}) = {:?} but compose with complement = {:?}", a, b, d, c.map(|x| x.0)),
         }
     }

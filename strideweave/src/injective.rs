@@ -146,6 +146,11 @@ fn zero_sum_exists(leaves: &[(u64, u64)]) -> bool {
         if i == l.len() {
             return nonzero && r == 0;
         }
+        if i + 2 == l.len() {
+            if let Some(found) = two_leaf_solution(r, l[i], l[i + 1], nonzero) {
+                return found;
+            }
+        }
         let (s, d) = (l[i].0 as i128, l[i].1 as i128);
         let lim = span[i + 1];
         // x with |r + x*d| <= lim, |x| < s, and (first non-zero x positive, by symmetry)
@@ -166,6 +171,51 @@ fn zero_sum_exists(leaves: &[(u64, u64)]) -> bool {
         false
     }
     dfs(0, 0, false, &by_stride, &rest_span, &rest_gcd)
+}
+
+/// `gcd(a, b)` with Bezout coefficients: `p*a + q*b == g`.
+fn ext_gcd(a: i128, b: i128) -> (i128, i128, i128) {
+    if b == 0 {
+        (a, 1, 0)
+    } else {
+        let (g, p, q) = ext_gcd(b, a.rem_euclid(b));
+        (g, q, p - a.div_euclid(b) * q)
+    }
+}
+
+/// Whether `r + x*da + y*db == 0` has a solution with `|x| < sa`, `|y| < sb` (other than
+/// `x = y = 0` unless `nonzero`), solved in closed form: the solutions are one line
+/// `(x0 + k*db/g, y0 - k*da/g)`, so it is a question of whether a range of `k` is empty.
+/// `None` when the closed form would overflow `i128` (the caller then enumerates).
+fn two_leaf_solution(
+    r: i128,
+    (sa, da): (u64, u64),
+    (sb, db): (u64, u64),
+    nonzero: bool,
+) -> Option<bool> {
+    let (da, db) = (da as i128, db as i128);
+    let (sa, sb) = (sa as i128 - 1, sb as i128 - 1);
+    let (g, p, _) = ext_gcd(da, db);
+    if r.rem_euclid(g) != 0 {
+        return Some(false);
+    }
+    let t = -r / g;
+    let (m, n) = (db / g, da / g);
+    // x0 = p*t mod m, computed in u128 to avoid the overflow of p*t
+    let x0 = (p.rem_euclid(m) as u128 * t.rem_euclid(m) as u128 % m as u128) as i128;
+    let y0 = (-r).checked_sub(x0.checked_mul(da)?)? / db;
+    let floor = |a: i128, b: i128| a.div_euclid(b);
+    let ceil = |a: i128, b: i128| -(-a).div_euclid(b);
+    let lo = ceil(-sa - x0, m).max(ceil(y0 - sb, n));
+    let hi = floor(sa - x0, m).min(floor(y0 + sb, n));
+    if lo > hi {
+        return Some(false);
+    }
+    if nonzero || r != 0 {
+        return Some(true);
+    }
+    // r == 0: k = 0 is the trivial solution; any other k in range is a collision
+    Some(lo < 0 || hi > 0)
 }
 
 impl Layout {

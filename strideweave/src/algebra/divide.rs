@@ -7,7 +7,12 @@ use crate::int_tuple::IntTuple;
 use crate::Layout;
 
 /// `divide(A, B) = A ∘ (B, complement(B, size(A)))`: mode 0 walks one tile, mode 1 the tiles.
+///
+/// The tile's strides must chain exactly (each a multiple of the span of the smaller
+/// ones), or its complement leaves holes and the tiles would not cover A: that fails with
+/// [`CoreError::Unchainable`] where CuTe returns a smaller layout.
 pub const fn divide(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
+    tri!(super::check_exact_chain(b));
     let c = tri!(complement(b, a.size()));
     let mut bc = Layout::EMPTY;
     tri!(bc.push_mode(b));
@@ -40,6 +45,7 @@ const fn split_tiles(a: &Layout, tiles: &[Layout]) -> Result<(Layout, Layout), C
     let mut i = 0;
     while i < tiles.len() {
         let ai = tri!(a.mode(i));
+        tri!(super::check_exact_chain(&tiles[i]));
         let c = tri!(complement(&tiles[i], ai.size()));
         let (t, r) = tri!(compose_pair(&ai, &tiles[i], &c));
         tri!(tile.push_mode(&t));

@@ -1,7 +1,7 @@
 //! Right and left inverses (CuTe's `right_inverse`, `left_inverse`).
 
 use super::coalesce::coalesce_pairs;
-use super::{complement_unchecked_size, injective_candidates, sort_leaves_by_stride};
+use super::{check_exact_chain, complement_unchecked_size, sort_leaves_by_stride};
 use crate::error::{tri, CoreError};
 use crate::layout::mul;
 use crate::{Layout, MAX_LEAVES};
@@ -57,23 +57,4 @@ pub const fn left_inverse(l: &Layout) -> Result<Layout, CoreError> {
     tri!(lc.push_mode(l));
     tri!(lc.push_mode(&c));
     right_inverse(&lc)
-}
-
-/// Every sorted non-trivial stride is a multiple of the span of the smaller ones.
-const fn check_exact_chain(l: &Layout) -> Result<(), CoreError> {
-    let (order, n) = tri!(injective_candidates(l));
-    let mut current: u64 = 1;
-    let mut k = 0;
-    while k < n {
-        let (s, d) = (l.leaf_extent(order[k]), l.leaf_stride(order[k]));
-        if d < current || !d.is_multiple_of(current) {
-            return Err(CoreError::Unchainable {
-                stride: d,
-                span: current,
-            });
-        }
-        current = tri!(mul(s, d));
-        k += 1;
-    }
-    Ok(())
 }

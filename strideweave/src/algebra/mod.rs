@@ -21,7 +21,8 @@ pub use divide::{divide, divide_shape, divide_tiler, tiled_divide, zipped_divide
 pub use inverse::{left_inverse, right_inverse};
 pub use product::{blocked_product, logical_product, logical_product_tiler, raked_product};
 
-use crate::error::CoreError;
+use crate::error::{tri, CoreError};
+use crate::layout::mul;
 use crate::Layout;
 
 /// Sorts the index array `order[..n]` by `(stride, extent)` of `l`'s leaves (insertion
@@ -87,4 +88,23 @@ pub(crate) const fn from_pairs(
         i += 1;
     }
     r.validated()
+}
+
+/// Every sorted non-trivial stride is a multiple of the span of the smaller ones.
+pub(crate) const fn check_exact_chain(l: &Layout) -> Result<(), CoreError> {
+    let (order, n) = tri!(injective_candidates(l));
+    let mut current: u64 = 1;
+    let mut k = 0;
+    while k < n {
+        let (s, d) = (l.leaf_extent(order[k]), l.leaf_stride(order[k]));
+        if d < current || !d.is_multiple_of(current) {
+            return Err(CoreError::Unchainable {
+                stride: d,
+                span: current,
+            });
+        }
+        current = tri!(mul(s, d));
+        k += 1;
+    }
+    Ok(())
 }

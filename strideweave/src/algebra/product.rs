@@ -10,7 +10,7 @@ use crate::Layout;
 /// the copies in B's order.
 ///
 /// Fails with [`CoreError::ProductOverlap`] where CuTe's result would overlap: when
-/// `size(A)*cosize(B)` is below A's span, the complement has no top mode to extend and
+/// `size(A)*cosize(B)` does not exceed A's span, the complement has no top mode to extend and
 /// room for fewer than `cosize(B)` copies of A.
 pub const fn logical_product(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
     let cb = tri!(copies(a, b));
@@ -55,9 +55,9 @@ const fn copies(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
     let m = tri!(mul(a.size(), b.cosize()));
     let c = tri!(complement(a, m));
     // C ∘ B runs past C along C's last mode. That is harmless when the last mode is the
-    // top one (stride = A's span), but when m is below A's span there is no top mode and
+    // top one (stride = A's span), but when m does not exceed A's span there is no top mode and
     // the extension lands on A's own indices.
-    if b.cosize() > c.size() && m < span(a) {
+    if b.cosize() > c.size() && m <= span(a) {
         return Err(CoreError::ProductOverlap {
             copies: b.cosize(),
             room: c.size(),

@@ -536,16 +536,20 @@ impl Plan {
         let src: &[u8] = if il == 0 {
             empty_in
         } else {
-            // SAFETY: the caller promises `capacity` readable bytes at `ptr`; il <= capacity,
-            // the address is non-null (checked) and the range does not wrap (checked).
+            // SAFETY: the caller promises `capacity` readable bytes at `ptr`, not written
+            // during the call; `check_binding` proved il <= capacity, il <= isize::MAX, a
+            // non-null address (il > 0 here) and no wrap. u8 needs no alignment and every
+            // byte is initialized storage per the contract.
             unsafe { std::slice::from_raw_parts(inputs[0].ptr, il) }
         };
         let dst: &mut [u8] = if ol == 0 {
             &mut empty_out
         } else {
-            // SAFETY: the caller promises `capacity` writable bytes at `ptr`; ol <= capacity,
-            // non-null, no wrap, and the output span is disjoint from the input span
-            // (checked above), so this exclusive slice aliases no other live reference made here.
+            // SAFETY: the caller promises `capacity` writable bytes at `ptr`, accessed by no
+            // one else during the call; `check_binding` proved ol <= capacity,
+            // ol <= isize::MAX, non-null and no wrap; `check_disjoint` proved
+            // [ptr, ptr + ol) does not intersect the input span [in, in + il), so this
+            // exclusive slice aliases neither `src` nor any other reference made here.
             unsafe { std::slice::from_raw_parts_mut(outputs[0].ptr, ol) }
         };
         self.execute(src, dst, TileDispatch::Auto)

@@ -716,9 +716,14 @@ mod simd {
             return false;
         }
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `available()` checked AVX-512 F/BW/VL/BF16; every read lies below
-        // `last_in <= src.len()` and every write below `last_out <= dst.len()`
-        // (tile numbers grow with each of o, ct, dt, ht, wt; checked above).
+        // SAFETY: `available()` detected AVX-512 F/BW/VL/BF16 (the callee's features).
+        // Reads: pixel (d, h, w) of channel tile ct reads 4*tc bytes at
+        // base + d*s0 + h*s1 + w*s2 + 4*tc*ct, all below `last_in <= src.len()` (the
+        // largest d, h, w, ct are full[k]*t - 1, checked arithmetic above). Writes: tile
+        // numbers grow with each of o, ct, dt, ht, wt, so every written tile ends at or
+        // before `last_out <= dst.len()`; inside a tile each pixel writes 2*tc bytes at its
+        // layout offset, which ends within `tile_raw` (`raw_ok`), and the gap fill covers
+        // [tile_raw, tile_bytes). `src` and `dst` are distinct borrows: no overlap.
         unsafe {
             x86::interior(
                 t,
@@ -742,8 +747,8 @@ mod simd {
         use std::arch::x86_64::*;
 
         /// # Safety
-        /// AVX-512 F/BW/VL/BF16 available; the reads and writes described in
-        /// `tile_f32_bf16` are in bounds.
+        /// AVX-512 F/BW/VL/BF16 available; `src` and `dst` valid for the reads and writes
+        /// described in `interior_f32_bf16` (which checks them), and not overlapping.
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
         #[allow(clippy::too_many_arguments)]
         pub unsafe fn interior<T: TileDims>(
@@ -776,7 +781,9 @@ mod simd {
                                     let p = (d * ps[0] + h * ps[1] + w * ps[2]) * 2;
                                     let pb = tb + d * s[0] + h * s[1] + w * s[2];
                                     for ct in 0..full[3] {
-                                        // SAFETY: in bounds per the caller (`interior_f32_bf16`).
+                                        // SAFETY: this pixel's 4*tc input bytes and 2*tc
+                                        // output bytes are in bounds per this fn's contract
+                                        // (checked by `interior_f32_bf16`); features enabled.
                                         unsafe {
                                             let out =
                                                 dst.add((idx0 + ct * ct_step) * tile_bytes + p);
@@ -788,7 +795,9 @@ mod simd {
                         }
                         if tile_bytes > tile_raw {
                             for ct in 0..full[3] {
-                                // SAFETY: the gap lies inside the checked tile.
+                                // SAFETY: [tile_raw, tile_bytes) of this tile lies
+                                // inside the tile, which ends before `last_out`
+                                // (contract, checked by `interior_f32_bf16`).
                                 unsafe {
                                     let out = dst.add((idx0 + ct * ct_step) * tile_bytes);
                                     std::ptr::write_bytes(
@@ -822,8 +831,11 @@ mod simd {
                 3, 5, 7, 9, 11, 13, 15,
             );
             for k in 0..tc / 16 {
-                // SAFETY: k < tc / 16, so 64 bytes at src + 64k and 16 bytes at dst + 16k and
-                // dst + tc + 16k are in bounds per the caller.
+                // SAFETY: features enabled for this fn and available per its contract;
+                // k < tc / 16, so 64 bytes at src + 64k, and 16 bytes at dst + 16k and at
+                // dst + tc + 16k (32 bytes at dst when tc == 16), are in bounds per the
+                // caller (4*tc readable, 2*tc writable; unaligned accesses). The transmute
+                // reinterprets 16 bf16 lanes as an integer vector of the same 32 bytes.
                 unsafe {
                     let x = _mm512_loadu_si512(src.add(64 * k).cast());
                     let hw = _mm512_cvtneps_pbh(_mm512_castsi512_ps(x));

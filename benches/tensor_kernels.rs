@@ -2,13 +2,16 @@
 //!
 //! * Cast F32 -> BF16, contiguous, vs `memcpy` of the input bytes (and `half`'s bulk
 //!   conversion), 16M and 16K elements.
-//! * CastTess static tile loop vs runtime tile loop vs contiguous Cast of the same data.
+//! * CastTess static tile loop vs runtime tile loop vs contiguous Cast of the same data;
+//!   the static loop is driven by a static tile layout (`layout_type!`), built-in
+//!   (`Tile1x4x4x16`, picked by `Plan::run`) or written by the user (`run_static`).
 //! * Argmax vs a plain scalar loop.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use half::slice::HalfFloatSliceExt;
+use strideweave::layout_type;
 use strideweave::tensor::{prepare, AlignedBytes, Op, TensorSpec, TileDispatch};
 
 fn spec(s: &str) -> TensorSpec {
@@ -85,6 +88,15 @@ fn cast_tess(c: &mut Criterion) {
             .unwrap()
         })
     });
+    g.bench_function("static_layout_type_run_static", |b| {
+        b.iter(|| {
+            tess.run_static::<layout_type!((16,4,4,1):(1,16,64,256))>(
+                &[black_box(input.as_slice())],
+                &mut [out.as_mut_slice()],
+            )
+            .unwrap()
+        })
+    });
     g.bench_function("runtime_tile", |b| {
         b.iter(|| {
             tess.run_with(
@@ -104,6 +116,35 @@ fn cast_tess(c: &mut Criterion) {
                     &mut [flat_out.as_mut_slice()],
                 )
                 .unwrap()
+        })
+    });
+    g.finish();
+
+    // A tile shape that is not built in: only a user-written static layout monomorphizes it.
+    let tiled = spec(&format!(
+        "bf16{dims} mla-tiled(roles=.HWC, tile=(1,2,8,16), align=64)"
+    ));
+    let tess = prepare(Op::CastTess, &[from], &[tiled]).unwrap();
+    let mut out = AlignedBytes::zeroed(tess.outputs()[0].bytes as usize);
+    let mut g = c.benchmark_group("cast_tess_bf16_4x64x64x64_tile_1x2x8x16");
+    g.throughput(Throughput::Elements(n as u64));
+    g.bench_function("static_layout_type_run_static", |b| {
+        b.iter(|| {
+            tess.run_static::<layout_type!((16,8,2,1):(1,16,128,256))>(
+                &[black_box(input.as_slice())],
+                &mut [out.as_mut_slice()],
+            )
+            .unwrap()
+        })
+    });
+    g.bench_function("runtime_tile", |b| {
+        b.iter(|| {
+            tess.run_with(
+                &[black_box(input.as_slice())],
+                &mut [out.as_mut_slice()],
+                TileDispatch::Runtime,
+            )
+            .unwrap()
         })
     });
     g.finish();

@@ -3,3 +3,4 @@
 //! fuzzing on nightly) and by `tests/fuzz_replay.rs` (corpus replay on stable CI).
 
 pub mod fuzz_targets;
+pub mod fuzz_tensor;

@@ -4,9 +4,10 @@
 use half::bf16;
 use proptest::prelude::*;
 use strideweave::tensor::{
-    prepare, AlignedBytes, Op, Placement, Rule, TensorSpec, Tile1x1x1x32, Tile1x4x4x16,
-    TileDispatch,
+    prepare, AlignedBytes, Op, Placement, Rule, StaticTile, TensorSpec, Tile1x1x1x32, Tile1x4x4x16,
+    TileDims, TileDispatch,
 };
+use strideweave::{layout_type, StaticLayout};
 
 fn spec(s: &str) -> TensorSpec {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
@@ -329,4 +330,100 @@ fn static_vector_tiles_match_runtime_tiles_on_subnormals_nan_and_ties() {
             "{c:?}"
         );
     }
+}
+
+/// Packs `from` (contiguous f32 values) into `to` with the static tile layout `L` and with
+/// the runtime-tile loop; both buffers start with different sentinels.
+fn static_and_runtime<L: StaticLayout>(from: &str, to: &str) -> (AlignedBytes, AlignedBytes) {
+    let (from, to) = (spec(from), spec(to));
+    let plan = prepare(Op::CastTess, &[from], &[to]).unwrap();
+    let input = contiguous_input(&from);
+    let n = plan.outputs()[0].bytes as usize;
+    let mut a = AlignedBytes::filled(n, 1);
+    let mut b = AlignedBytes::filled(n, 2);
+    plan.run_static::<L>(&[input.as_slice()], &mut [a.as_mut_slice()])
+        .unwrap();
+    plan.run_with(
+        &[input.as_slice()],
+        &mut [b.as_mut_slice()],
+        TileDispatch::Runtime,
+    )
+    .unwrap();
+    check_every_span_byte_written(&to, &a);
+    (a, b)
+}
+
+#[test]
+fn cast_tess_loop_is_generic_over_a_static_tile_layout_written_with_layout_type() {
+    // Issue 4: the packing loop takes a static layout from the layout library; any compact
+    // (TC,TW,TH,TD) tile layout, not only the built-in ones, gives the runtime loop's bytes.
+    // Non-built-in shape, f16 output, odd extents (edge tiles and channel padding).
+    let (a, b) = static_and_runtime::<layout_type!((5,3,2,1):(1,5,15,30))>(
+        "f32[2,5,7,9]",
+        "f16[2,5,7,9] mla-tiled(roles=.HWC, tile=(1,2,3,5), align=32)",
+    );
+    assert_eq!(a.as_slice(), b.as_slice());
+    // Depth > 1 and 16 channels: F32 -> BF16 interior tiles take the vector packer, whose
+    // pixel offsets come from the layout's strides.
+    let (a, b) = static_and_runtime::<layout_type!((16,3,2,2):(1,16,48,96))>(
+        "f32[5,4,7,40]",
+        "bf16[5,4,7,40] mla-tiled(roles=DHWC, tile=(2,2,3,16), align=64)",
+    );
+    assert_eq!(a.as_slice(), b.as_slice());
+    // Roles in another order; the stride of an extent-1 mode is irrelevant and unchecked.
+    let (a, b) = static_and_runtime::<layout_type!((16,1,4,1):(1,7,16,0))>(
+        "f32[9,33,3]",
+        "bf16[9,33,3] mla-tiled(roles=HC., tile=(1,4,1,16), align=64)",
+    );
+    assert_eq!(a.as_slice(), b.as_slice());
+    // MlaCBlocked: one 16-lane block, (16, TW, TH, 1).
+    let (a, b) = static_and_runtime::<layout_type!((16,3,2,1):(1,16,48,96))>(
+        "f32[2,5,7,20]",
+        "bf16[2,5,7,20] mla-cblocked(tile=(2,3), align=128)",
+    );
+    assert_eq!(a.as_slice(), b.as_slice());
+}
+
+#[test]
+fn static_tile_layout_constants_come_from_the_layout() {
+    type T = layout_type!((16,4,2,3):(1,16,64,128));
+    assert_eq!(StaticTile::<T>::DHWC, [3, 2, 4, 16]);
+    assert_eq!(StaticTile::<T>::PIXEL_STRIDES, [128, 64, 16]);
+    let t = StaticTile::<T>::new();
+    assert_eq!((t.td(), t.th(), t.tw(), t.tc()), (3, 2, 4, 16));
+    assert_eq!(
+        [
+            <StaticTile<T> as TileDims>::CHANNEL_VECTORS,
+            <StaticTile<layout_type!((8,1,1,1):(1,8,8,8))> as TileDims>::CHANNEL_VECTORS,
+        ],
+        [true, false]
+    );
+    // The built-in shapes are aliases of static layouts.
+    assert_eq!(Tile1x4x4x16::LAYOUT.to_string(), "(16,4,4,1):(1,16,64,256)");
+    assert_eq!(Tile1x1x1x32::LAYOUT.to_string(), "(32,1,1,1):(1,32,32,32)");
+}
+
+#[test]
+fn static_tile_layout_of_another_tile_is_rejected_before_writing() {
+    let from = spec("f32[4,4,16]");
+    let to = spec("bf16[4,4,16] mla-tiled(roles=HWC, tile=(1,4,4,16), align=64)");
+    let plan = prepare(Op::CastTess, &[from], &[to]).unwrap();
+    let input = contiguous_input(&from);
+    let mut out = AlignedBytes::filled(512, 9);
+    let e = plan
+        .run_static::<layout_type!((16,4,2,1):(1,16,64,128))>(
+            &[input.as_slice()],
+            &mut [out.as_mut_slice()],
+        )
+        .unwrap_err();
+    assert_eq!(e.rule(), Rule::TileMismatch);
+    assert!(e.detail().contains("(16,4,2,1):(1,16,64,128)"), "{e}");
+    assert!(out.as_slice().iter().all(|&x| x == 9));
+    // A non-tess plan is rejected too.
+    let cast = prepare(Op::Cast, &[from], &[spec("bf16[4,4,16]")]).unwrap();
+    let e = cast
+        .run_static::<Tile1x4x4x16>(&[input.as_slice()], &mut [out.as_mut_slice()])
+        .unwrap_err();
+    assert_eq!(e.rule(), Rule::UnsupportedPlacement);
+    assert!(out.as_slice().iter().all(|&x| x == 9));
 }

@@ -50,7 +50,9 @@ impl RawOutput {
 }
 
 /// Checks one binding against its port: address overflow, capacity, null and
-/// alignment of non-empty buffers. Returns the bounding span `[addr, addr + required)`.
+/// alignment of non-empty buffers. Returns the bounding span `[addr, addr + required)`,
+/// which is then known not to wrap, to be non-null when non-empty, and to be at most
+/// `isize::MAX` bytes long.
 pub(crate) fn check_binding(
     port: &str,
     req: &PortRequirement,
@@ -72,6 +74,14 @@ pub(crate) fn check_binding(
             ),
         )
     })?;
+    // No allocation exceeds isize::MAX bytes (the limit of `slice::from_raw_parts`), so a
+    // larger requirement cannot be backed by real storage, whatever capacity is claimed.
+    if required > isize::MAX as usize {
+        return Err(TensorError::new(
+            Rule::Overflow,
+            format!("{port}: required bytes {required} exceed the largest possible allocation"),
+        ));
+    }
     if capacity < required {
         return Err(TensorError::new(
             Rule::CapacityTooSmall,

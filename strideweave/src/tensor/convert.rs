@@ -135,9 +135,9 @@ pub fn f32_to_bf16_slice_with(
 ) -> Result<(), TensorError> {
     path.require()?;
     check_lens(src.len(), dst.len())?;
-    // SAFETY: lengths checked equal; f32 is 4 bytes and bf16 is a 2-byte
-    // `repr(transparent)` u16, so the pointers cover `n` elements each, and the
-    // two slices cannot overlap (one is shared, the other exclusive).
+    // SAFETY: `require` proved this CPU runs `path`; lengths are checked equal; f32 is
+    // 4 bytes and bf16 a 2-byte `repr(transparent)` u16, so `src` is readable for 4n and
+    // `dst` writable for 2n bytes; the slices cannot overlap (one shared, one exclusive).
     unsafe {
         f32_to_bf16_raw(
             path,
@@ -171,7 +171,8 @@ pub fn f32_to_f16_slice_with(
 ) -> Result<(), TensorError> {
     path.require()?;
     check_lens(src.len(), dst.len())?;
-    // SAFETY: as in `f32_to_bf16_slice_with`; f16 is a 2-byte `repr(transparent)` u16.
+    // SAFETY: as in `f32_to_bf16_slice_with` (`require` checked the path, lengths equal,
+    // no overlap); f16 is a 2-byte `repr(transparent)` u16.
     unsafe {
         f32_to_f16_raw(
             path,
@@ -201,10 +202,12 @@ unsafe fn f32_to_bf16_raw(path: ConvertPath, src: *const u8, dst: *mut u8, n: us
     let done = match path {
         ConvertPath::Portable => 0,
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the caller guarantees the path (AVX2) is available and the buffers.
+        // SAFETY: the caller guarantees this path is available (AVX2 + F16C detected), which
+        // is the callee's target feature, and the buffer sizes the callee requires.
         ConvertPath::Avx2F16c => unsafe { x86::f32_to_bf16_avx2(src, dst, n) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the caller guarantees AVX-512 BF16 is available and the buffers.
+        // SAFETY: the caller guarantees this path is available (AVX-512 F/BW/VL/BF16
+        // detected, the callee's target features) and the buffer sizes it requires.
         ConvertPath::Avx512Bf16 => unsafe { x86::f32_to_bf16_avx512(src, dst, n) },
         #[cfg(not(target_arch = "x86_64"))]
         _ => 0,
@@ -226,7 +229,8 @@ unsafe fn f32_to_f16_raw(path: ConvertPath, src: *const u8, dst: *mut u8, n: usi
     let done = match path {
         ConvertPath::Portable => 0,
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: both x86 paths include F16C (checked by the caller); buffers per contract.
+        // SAFETY: both x86 paths were detected with AVX2 + F16C (a superset of the callee's
+        // `avx,f16c`), as the caller guarantees; buffer sizes per the caller's contract.
         ConvertPath::Avx2F16c | ConvertPath::Avx512Bf16 => unsafe {
             x86::f32_to_f16_f16c(src, dst, n)
         },
@@ -268,7 +272,9 @@ mod x86 {
         };
         let mut i = 0;
         while i + 16 <= n {
-            // SAFETY: i + 16 <= n, so 64 input bytes and 32 output bytes are in bounds.
+            // SAFETY: AVX2 is enabled for this fn and available per its contract; i + 16 <= n,
+            // so the 64 input bytes at 4i and 32 output bytes at 2i are in bounds (unaligned
+            // loads and stores).
             unsafe {
                 let a = _mm256_loadu_si256(src.add(4 * i).cast());
                 let b = _mm256_loadu_si256(src.add(4 * i + 32).cast());
@@ -294,7 +300,10 @@ mod x86 {
         let bias = _mm512_set1_epi32(0x7FFF);
         let mut i = 0;
         while i + 16 <= n {
-            // SAFETY: i + 16 <= n: 64 input and 32 output bytes are in bounds.
+            // SAFETY: the features are enabled for this fn and available per its contract;
+            // i + 16 <= n: 64 input and 32 output bytes are in bounds (unaligned accesses).
+            // The transmute reinterprets 32 bytes of 16 bf16 lanes as an integer vector of
+            // the same size; every bit pattern is valid for both.
             unsafe {
                 let x = _mm512_loadu_si512(src.add(4 * i).cast());
                 let hw = _mm512_cvtneps_pbh(_mm512_castsi512_ps(x));
@@ -323,7 +332,8 @@ mod x86 {
     pub unsafe fn f32_to_f16_f16c(src: *const u8, dst: *mut u8, n: usize) -> usize {
         let mut i = 0;
         while i + 16 <= n {
-            // SAFETY: i + 16 <= n: 64 input and 32 output bytes are in bounds.
+            // SAFETY: AVX and F16C are enabled for this fn and available per its contract;
+            // i + 16 <= n: 64 input and 32 output bytes are in bounds (unaligned accesses).
             unsafe {
                 let a = _mm256_loadu_ps(src.add(4 * i).cast());
                 let b = _mm256_loadu_ps(src.add(4 * i + 32).cast());
@@ -444,12 +454,13 @@ pub(crate) fn convert_run<S: Elem, D: Elem>(src: &[u8], dst: &mut [u8], n: usize
     match (S::DTYPE, D::DTYPE) {
         (a, b) if a == b => dst.copy_from_slice(src),
         (DType::F32, DType::BF16) => {
-            // SAFETY: lengths sliced to exactly n elements above; `best()` is available;
-            // `src` and `dst` are distinct borrows, so they do not overlap.
+            // SAFETY: `src`/`dst` were sliced to exactly 4n and 2n bytes above (a panic, not
+            // UB, if too short); `best()` returns a path detected on this CPU; `src` and
+            // `dst` are a shared and an exclusive borrow, so they do not overlap.
             unsafe { f32_to_bf16_raw(ConvertPath::best(), src.as_ptr(), dst.as_mut_ptr(), n) }
         }
         (DType::F32, DType::F16) => {
-            // SAFETY: as above.
+            // SAFETY: as above: exact 4n / 2n byte slices, a detected path, no overlap.
             unsafe { f32_to_f16_raw(ConvertPath::best(), src.as_ptr(), dst.as_mut_ptr(), n) }
         }
         _ => {

@@ -35,7 +35,7 @@ pub use dtype::DType;
 pub use error::{AdmissionError, Rule, TensorError};
 pub use kernels::cast_tess::{
     RuntimeTile, StaticTile, Tile1x1x1x16, Tile1x1x1x32, Tile1x2x2x16, Tile1x4x4x16, Tile1x4x4x32,
-    Tile1x8x8x16, TileDims, TileShape,
+    Tile1x8x8x16, TileDims,
 };
 pub use placement::{MlaCBlocked, MlaTiled, Placement, Role, Roles, Strides, CBLOCK_LANES};
 pub use plan::{prepare, Op, Plan, PortRequirement, TileDispatch};

@@ -428,20 +428,27 @@ impl Plan {
         self.execute(src, dst, dispatch)
     }
 
-    /// Runs CastTess with the monomorphized loop of the static tile shape `T`
-    /// (a [`TileMismatch`](Rule::TileMismatch) error when the plan's tile differs).
+    /// Runs CastTess with the monomorphized loop of the static tile layout `L`: a
+    /// [`StaticLayout`](crate::StaticLayout) of shape `(TC, TW, TH, TD)` with the compact
+    /// strides `(1, TC, TC*TW, TC*TW*TH)` (checked at compile time; see
+    /// [`StaticTile`](crate::tensor::StaticTile)). A [`TileMismatch`](Rule::TileMismatch)
+    /// error, before any write, when the plan's tile differs. MlaCBlocked tiles are
+    /// `(16, TW, TH, 1)`.
     ///
     /// ```
+    /// use strideweave::layout_type;
     /// use strideweave::tensor::{prepare, AlignedBytes, Op, TensorSpec, Tile1x4x4x16};
     /// let a: TensorSpec = "f32[4,4,16]".parse().unwrap();
     /// let b: TensorSpec = "bf16[4,4,16] mla-tiled(roles=HWC, tile=(1,4,4,16), align=64)".parse().unwrap();
     /// let plan = prepare(Op::CastTess, &[a], &[b]).unwrap();
     /// let input = AlignedBytes::zeroed(1024);
     /// let mut out = AlignedBytes::filled(512, 1);
-    /// plan.run_static::<Tile1x4x4x16>(&[input.as_slice()], &mut [out.as_mut_slice()]).unwrap();
+    /// plan.run_static::<layout_type!((16,4,4,1):(1,16,64,256))>(&[input.as_slice()], &mut [out.as_mut_slice()]).unwrap();
     /// assert!(out.as_slice().iter().all(|&b| b == 0));
+    /// // the built-in alias is the same layout type
+    /// plan.run_static::<Tile1x4x4x16>(&[input.as_slice()], &mut [out.as_mut_slice()]).unwrap();
     /// ```
-    pub fn run_static<T: kernels::cast_tess::TileShape>(
+    pub fn run_static<L: crate::StaticLayout>(
         &self,
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
@@ -449,10 +456,10 @@ impl Plan {
         self.check_safe(inputs, outputs)?;
         match &self.kernel {
             Kernel::Tess { src, dst } => {
-                kernels::cast_tess::check_static::<T>(dst)?;
+                kernels::cast_tess::check_static::<L>(dst)?;
                 let s = &inputs[0][..self.inputs[0].bytes as usize];
                 let d = &mut outputs[0][..self.outputs[0].bytes as usize];
-                kernels::cast_tess::run_static::<T>(
+                kernels::cast_tess::run_static::<L>(
                     &self.inputs[0].spec,
                     src,
                     s,
@@ -529,16 +536,20 @@ impl Plan {
         let src: &[u8] = if il == 0 {
             empty_in
         } else {
-            // SAFETY: the caller promises `capacity` readable bytes at `ptr`; il <= capacity,
-            // the address is non-null (checked) and the range does not wrap (checked).
+            // SAFETY: the caller promises `capacity` readable bytes at `ptr`, not written
+            // during the call; `check_binding` proved il <= capacity, il <= isize::MAX, a
+            // non-null address (il > 0 here) and no wrap. u8 needs no alignment and every
+            // byte is initialized storage per the contract.
             unsafe { std::slice::from_raw_parts(inputs[0].ptr, il) }
         };
         let dst: &mut [u8] = if ol == 0 {
             &mut empty_out
         } else {
-            // SAFETY: the caller promises `capacity` writable bytes at `ptr`; ol <= capacity,
-            // non-null, no wrap, and the output span is disjoint from the input span
-            // (checked above), so this exclusive slice aliases no other live reference made here.
+            // SAFETY: the caller promises `capacity` writable bytes at `ptr`, accessed by no
+            // one else during the call; `check_binding` proved ol <= capacity,
+            // ol <= isize::MAX, non-null and no wrap; `check_disjoint` proved
+            // [ptr, ptr + ol) does not intersect the input span [in, in + il), so this
+            // exclusive slice aliases neither `src` nor any other reference made here.
             unsafe { std::slice::from_raw_parts_mut(outputs[0].ptr, ol) }
         };
         self.execute(src, dst, TileDispatch::Auto)

@@ -1,9 +1,12 @@
 //! CastTess: Cast into an MlaTiled or MlaCBlocked placement, writing every byte of the
 //! span (padding and alignment gaps as zeros); and its inverse CastUntess.
 //!
-//! The tile packing loop is generic over [`TileDims`]: a [`TileShape`] type gives a
-//! monomorphized loop whose tile extents are compile-time constants; [`RuntimeTile`]
-//! runs the very same loop with run-time extents (the fallback), producing identical bytes.
+//! The tile packing loop is generic over [`TileDims`]: [`StaticTile<L>`] for a static
+//! tile layout `L` (a [`StaticLayout`] of shape `(TC, TW, TH, TD)` with the compact
+//! strides `(1, TC, TC*TW, TC*TW*TH)`, checked by the compiler) gives a monomorphized
+//! loop whose tile extents and in-tile strides are compile-time constants;
+//! [`RuntimeTile`] runs the very same loop with run-time extents (the fallback),
+//! producing identical bytes.
 
 use std::marker::PhantomData;
 
@@ -14,27 +17,56 @@ use crate::tensor::error::{Rule, TensorError};
 use crate::tensor::placement::{CBlockedGeom, Geometry, StridedGeom, TiledGeom, CBLOCK_LANES};
 use crate::tensor::plan::TileDispatch;
 use crate::tensor::spec::TensorSpec;
+use crate::{Static, StaticLayout, C};
 
-/// A tile shape known at compile time: extents along D, H, W, C.
+/// The tile extents `[TD, TH, TW, TC]` of a static tile layout, checked by the compiler.
 ///
-/// For MlaCBlocked the shape is `(1, TH, TW, 16)`.
-///
-/// ```
-/// use strideweave::tensor::{TileShape, Tile1x4x4x16};
-/// assert_eq!(<Tile1x4x4x16 as TileShape>::TC, 16);
-/// ```
-pub trait TileShape: 'static {
-    /// Depth.
-    const TD: usize;
-    /// Height.
-    const TH: usize;
-    /// Width.
-    const TW: usize;
-    /// Channels.
-    const TC: usize;
+/// A tile layout is a flat rank-4 layout with shape `(TC, TW, TH, TD)` (first mode
+/// fastest, CuTe's convention) whose strides are the in-tile element offsets. The
+/// placement spec fixes the order inside a tile (pixels in D/H/W order with W fastest,
+/// each pixel `TC` channel slots with channel fastest), so the only admitted strides are
+/// the compact ones `(1, TC, TC*TW, TC*TW*TH)`; the stride of an extent-1 mode is never
+/// used and is not checked. Anything else panics here, which in a constant is a build
+/// error naming the rule.
+const fn tile_extents(l: &crate::Layout) -> [usize; 4] {
+    if l.rank() != 4 || l.leaf_count() != 4 {
+        panic!(
+            "static tile layout must be a flat rank-4 layout (TC,TW,TH,TD):(1,TC,TC*TW,TC*TW*TH), \
+             e.g. (16,4,4,1):(1,16,64,256)"
+        );
+    }
+    let ext = [
+        l.leaf_extent(3),
+        l.leaf_extent(2),
+        l.leaf_extent(1),
+        l.leaf_extent(0),
+    ];
+    // Compact strides: mode k (C, W, H, D) steps over the product of the faster extents.
+    let mut want = 1u64;
+    let mut k = 0;
+    while k < 4 {
+        if l.leaf_extent(k) > 1 && l.leaf_stride(k) != want {
+            panic!(
+                "static tile layout strides must be the compact order (1,TC,TC*TW,TC*TW*TH) the \
+                 placement spec requires (channel fastest, then W, H, D)"
+            );
+        }
+        want *= l.leaf_extent(k);
+        k += 1;
+    }
+    if want > u32::MAX as u64 {
+        panic!("static tile layout has more than 2^32 elements per tile");
+    }
+    [
+        ext[0] as usize,
+        ext[1] as usize,
+        ext[2] as usize,
+        ext[3] as usize,
+    ]
 }
 
-/// Tile extents as seen by the packing loop (compile-time or run-time).
+/// Tile extents and in-tile strides as seen by the packing loop (compile-time or
+/// run-time).
 ///
 /// ```
 /// use strideweave::tensor::{RuntimeTile, StaticTile, Tile1x4x4x16, TileDims};
@@ -54,62 +86,119 @@ pub trait TileDims: Copy {
     fn tw(self) -> usize;
     /// Channels.
     fn tc(self) -> usize;
+    /// In-tile element offsets of one step along D, H, W (a pixel is `tc` slots).
+    fn pixel_strides(self) -> [usize; 3] {
+        let (th, tw, tc) = (self.th(), self.tw(), self.tc());
+        [th * tw * tc, tw * tc, tc]
+    }
 }
 
-/// Compile-time tile extents of the [`TileShape`] `T`.
+/// The static tile described by the static layout `L` (a [`StaticLayout`]): shape
+/// `(TC, TW, TH, TD)`, first mode fastest, strides the compact in-tile element offsets
+/// `(1, TC, TC*TW, TC*TW*TH)`. Its extents and strides are compile-time constants, so
+/// each tile layout gets its own monomorphized packing loop.
+///
+/// For MlaCBlocked the tile layout is `(16, TW, TH, 1)` (one 16-lane channel block).
 ///
 /// ```
-/// use strideweave::tensor::{StaticTile, Tile1x1x1x32, TileDims};
-/// assert_eq!(StaticTile::<Tile1x1x1x32>::new().tc(), 32);
+/// use strideweave::layout_type;
+/// use strideweave::tensor::{StaticTile, Tile1x4x4x16, TileDims};
+/// type MyTile = layout_type!((16,4,4,1):(1,16,64,256));
+/// let t = StaticTile::<MyTile>::new();
+/// assert_eq!((t.td(), t.th(), t.tw(), t.tc()), (1, 4, 4, 16));
+/// assert_eq!(t.pixel_strides(), [0, 64, 16]); // the extent-1 D mode is never stepped
+/// assert_eq!(StaticTile::<MyTile>::DHWC, StaticTile::<Tile1x4x4x16>::DHWC);
+/// ```
+///
+/// A layout that is not the compact tile order fails the build (here channels are not
+/// the fastest mode):
+///
+/// ```compile_fail
+/// use strideweave::layout_type;
+/// use strideweave::tensor::StaticTile;
+/// let t = StaticTile::<layout_type!((16,4,4,1):(4,1,64,256))>::new();
+/// ```
+///
+/// and so does a layout of another rank:
+///
+/// ```compile_fail
+/// use strideweave::layout_type;
+/// use strideweave::tensor::StaticTile;
+/// let t = StaticTile::<layout_type!((16,4):(1,16))>::new();
 /// ```
 #[derive(Debug)]
-pub struct StaticTile<T>(PhantomData<T>);
+pub struct StaticTile<L>(PhantomData<L>);
 
-impl<T> StaticTile<T> {
-    /// The (zero-sized) value.
+impl<L: StaticLayout> StaticTile<L> {
+    /// Tile extents `[TD, TH, TW, TC]`, computed by the compiler from `L`. Evaluating
+    /// it checks that `L` is a compact rank-4 tile layout (a build error otherwise).
+    pub const DHWC: [usize; 4] = tile_extents(&L::LAYOUT);
+    /// In-tile element strides of D, H, W (pixel steps), read from `L`'s strides.
+    pub const PIXEL_STRIDES: [usize; 3] = [
+        Self::stride_or_zero(3),
+        Self::stride_or_zero(2),
+        Self::stride_or_zero(1),
+    ];
+
+    const fn stride_or_zero(k: usize) -> usize {
+        // An extent-1 mode is only ever indexed at 0: its stride does not matter.
+        if Self::DHWC[3 - k] == 1 {
+            0
+        } else {
+            L::STRIDES[k] as usize
+        }
+    }
+
+    /// The (zero-sized) value; checks `L` at compile time.
     pub const fn new() -> Self {
+        let _ = Self::DHWC;
         StaticTile(PhantomData)
     }
 }
 
-impl<T> Default for StaticTile<T> {
+impl<L: StaticLayout> Default for StaticTile<L> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<T> Clone for StaticTile<T> {
+impl<L> Clone for StaticTile<L> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<T> Copy for StaticTile<T> {}
+impl<L> Copy for StaticTile<L> {}
 
-impl<T: TileShape> TileDims for StaticTile<T> {
-    const CHANNEL_VECTORS: bool = T::TC % 16 == 0;
+impl<L: StaticLayout> TileDims for StaticTile<L> {
+    const CHANNEL_VECTORS: bool = Self::DHWC[3] % 16 == 0;
     #[inline(always)]
     fn td(self) -> usize {
-        T::TD
+        Self::DHWC[0]
     }
     #[inline(always)]
     fn th(self) -> usize {
-        T::TH
+        Self::DHWC[1]
     }
     #[inline(always)]
     fn tw(self) -> usize {
-        T::TW
+        Self::DHWC[2]
     }
     #[inline(always)]
     fn tc(self) -> usize {
-        T::TC
+        Self::DHWC[3]
+    }
+    #[inline(always)]
+    fn pixel_strides(self) -> [usize; 3] {
+        Self::PIXEL_STRIDES
     }
 }
 
-/// Run-time tile extents (the fallback loop).
+/// Run-time tile extents (the fallback loop); in-tile strides are the compact ones.
 ///
 /// ```
 /// use strideweave::tensor::{RuntimeTile, TileDims};
 /// assert_eq!(RuntimeTile { dhwc: [2, 3, 4, 5] }.tw(), 4);
+/// assert_eq!(RuntimeTile { dhwc: [2, 3, 4, 5] }.pixel_strides(), [60, 20, 5]);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuntimeTile {
@@ -136,18 +225,26 @@ impl TileDims for RuntimeTile {
     }
 }
 
+/// The static layout type of the compact tile `D x H x W x C`:
+/// `(C, W, H, D):(1, C, C*W, C*W*H)`.
+macro_rules! tile_layout {
+    ($d:literal, $h:literal, $w:literal, $c:literal) => {
+        Static<(C<$c>, C<$w>, C<$h>, C<$d>), (C<1>, C<$c>, C<{ $c * $w }>, C<{ $c * $w * $h }>)>
+    };
+}
+
 macro_rules! static_tiles {
     ($($name:ident = ($d:literal, $h:literal, $w:literal, $c:literal)),* $(,)?) => {
         $(
-            #[doc = concat!("The static tile shape D=", $d, " H=", $h, " W=", $w, " C=", $c, ".")]
-            #[derive(Debug, Clone, Copy)]
-            pub struct $name;
-            impl TileShape for $name {
-                const TD: usize = $d;
-                const TH: usize = $h;
-                const TW: usize = $w;
-                const TC: usize = $c;
-            }
+            #[doc = concat!(
+                "The built-in static tile layout D=", $d, " H=", $h, " W=", $w, " C=", $c,
+                ": `(", $c, ",", $w, ",", $h, ",", $d, "):(1,", $c, ",", $c, "*", $w, ",",
+                $c, "*", $w, "*", $h, ")`.\n\n```\nuse strideweave::{layout_type, Layout, StaticLayout};\n",
+                "use strideweave::tensor::", stringify!($name), ";\n",
+                "let l: Layout = ", stringify!($name), "::LAYOUT;\n",
+                "assert_eq!(l.leaf_extent(0), ", $c, ");\n```"
+            )]
+            pub type $name = tile_layout!($d, $h, $w, $c);
         )*
 
         /// Runs the static loop of the first built-in shape equal to the plan's tile.
@@ -186,14 +283,17 @@ fn tile_of(g: &Geometry) -> Option<[u64; 4]> {
     }
 }
 
-/// Checks that the static shape `T` is the tile of the tiled geometry `g`.
-pub(crate) fn check_static<T: TileShape>(g: &Geometry) -> Result<(), TensorError> {
-    let want = [T::TD, T::TH, T::TW, T::TC].map(|x| x as u64);
+/// Checks that the static tile layout `L` is the tile of the tiled geometry `g`.
+pub(crate) fn check_static<L: StaticLayout>(g: &Geometry) -> Result<(), TensorError> {
+    let want = StaticTile::<L>::DHWC.map(|x| x as u64);
     match tile_of(g) {
         Some(t) if t == want => Ok(()),
         t => Err(TensorError::new(
             Rule::TileMismatch,
-            format!("static tile {want:?} does not match the placement's tile {t:?}"),
+            format!(
+                "static tile layout {} (D,H,W,C = {want:?}) does not match the placement's tile {t:?}",
+                L::LAYOUT
+            ),
         )),
     }
 }
@@ -278,6 +378,7 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     let tile_bytes = g.tile_bytes as usize;
     let tile_raw = g.tile_raw as usize;
     let pix_bytes = tc * D::W;
+    let ps = t.pixel_strides();
     let outer_axes = &g.outer_axes[..g.n_outer_axes];
     // Whole interior tiles of F32 -> BF16 with a compile-time channel count that is a
     // multiple of 16 go through the vector tile packer (same bytes as the loop below).
@@ -329,7 +430,6 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
                         };
                         let (body, gap) = tile.split_at_mut(tile_raw);
                         gap.fill(0);
-                        let mut pixels = body.chunks_exact_mut(pix_bytes);
                         for dd in 0..td {
                             let d = dt * td + dd;
                             for hh in 0..th {
@@ -338,7 +438,11 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
                                 let row_base = off_o + d * s[0] + h * s[1] + c0 * s[3];
                                 for ww in 0..tw {
                                     let w = wt * tw + ww;
-                                    let Some(pix) = pixels.next() else { return };
+                                    // In-tile element offset from the tile layout's strides.
+                                    let p = (dd * ps[0] + hh * ps[1] + ww * ps[2]) * D::W;
+                                    let Some(pix) = body.get_mut(p..p + pix_bytes) else {
+                                        return;
+                                    };
                                     if row_ok && w < ext[2] {
                                         write_pixel::<S, D>(
                                             tc,
@@ -403,7 +507,7 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
                 let Some(tile) = tiles.next() else { return };
                 let (body, gap) = tile.split_at_mut(tile_raw);
                 gap.fill(0);
-                let mut groups = body.chunks_exact_mut(L * D::W);
+                let [_, sh_t, sw_t] = t.pixel_strides();
                 for cb in 0..g.n_cb as usize {
                     let c0 = cb * L;
                     let cvalid = L.min(c_ext - c0);
@@ -411,7 +515,11 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
                         let h = ht * th + hh;
                         for ww in 0..tw {
                             let w = wt * tw + ww;
-                            let Some(pix) = groups.next() else { return };
+                            // Block cb, then the tile layout's H/W offsets.
+                            let p = (cb * th * tw * L + hh * sh_t + ww * sw_t) * D::W;
+                            let Some(pix) = body.get_mut(p..p + L * D::W) else {
+                                return;
+                            };
                             if h < h_ext && w < w_ext {
                                 let base = off_o + h * sh + w * sw + c0 * sc;
                                 write_pixel::<S, D>(L, cvalid, src, base, sc, pix);
@@ -442,8 +550,8 @@ fn pack<T: TileDims, S: Elem, D: Elem>(
     }
 }
 
-/// Runs CastTess with the static tile `T` (callers checked `check_static::<T>`).
-pub(crate) fn run_static<T: TileShape>(
+/// Runs CastTess with the static tile layout `L` (callers checked `check_static::<L>`).
+pub(crate) fn run_static<L: StaticLayout>(
     is: &TensorSpec,
     a: &StridedGeom,
     src: &[u8],
@@ -451,11 +559,11 @@ pub(crate) fn run_static<T: TileShape>(
     g: &Geometry,
     dst: &mut [u8],
 ) -> Result<(), TensorError> {
-    let t = StaticTile::<T>(PhantomData);
+    let t = StaticTile::<L>::new();
     dispatch_float_pair!(
         is.dtype,
         os.dtype,
-        pack::<StaticTile<T>>(t, g, &is.dims, a, src, dst)
+        pack::<StaticTile<L>>(t, g, &is.dims, a, src, dst)
     )
 }
 
@@ -595,7 +703,12 @@ mod simd {
             + full[2]
             - 1;
         let last_out = (last_tile + 1).checked_mul(tile_bytes);
-        let raw_ok = td * th * tw * tc * 2 == tile_raw && tile_raw <= tile_bytes;
+        // Every pixel's 2*tc bytes at its layout offset stay inside the tile body.
+        let ps = t.pixel_strides();
+        let last_pixel = (td - 1) * ps[0] + (th - 1) * ps[1] + (tw - 1) * ps[2];
+        let raw_ok = td * th * tw * tc * 2 == tile_raw
+            && (last_pixel + tc) * 2 <= tile_raw
+            && tile_raw <= tile_bytes;
         if last_in.is_none_or(|l| l > src.len())
             || last_out.is_none_or(|l| l > dst.len())
             || !raw_ok
@@ -603,9 +716,14 @@ mod simd {
             return false;
         }
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `available()` checked AVX-512 F/BW/VL/BF16; every read lies below
-        // `last_in <= src.len()` and every write below `last_out <= dst.len()`
-        // (tile numbers grow with each of o, ct, dt, ht, wt; checked above).
+        // SAFETY: `available()` detected AVX-512 F/BW/VL/BF16 (the callee's features).
+        // Reads: pixel (d, h, w) of channel tile ct reads 4*tc bytes at
+        // base + d*s0 + h*s1 + w*s2 + 4*tc*ct, all below `last_in <= src.len()` (the
+        // largest d, h, w, ct are full[k]*t - 1, checked arithmetic above). Writes: tile
+        // numbers grow with each of o, ct, dt, ht, wt, so every written tile ends at or
+        // before `last_out <= dst.len()`; inside a tile each pixel writes 2*tc bytes at its
+        // layout offset, which ends within `tile_raw` (`raw_ok`), and the gap fill covers
+        // [tile_raw, tile_bytes). `src` and `dst` are distinct borrows: no overlap.
         unsafe {
             x86::interior(
                 t,
@@ -629,8 +747,8 @@ mod simd {
         use std::arch::x86_64::*;
 
         /// # Safety
-        /// AVX-512 F/BW/VL/BF16 available; the reads and writes described in
-        /// `tile_f32_bf16` are in bounds.
+        /// AVX-512 F/BW/VL/BF16 available; `src` and `dst` valid for the reads and writes
+        /// described in `interior_f32_bf16` (which checks them), and not overlapping.
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
         #[allow(clippy::too_many_arguments)]
         pub unsafe fn interior<T: TileDims>(
@@ -646,6 +764,7 @@ mod simd {
             dst: *mut u8,
         ) {
             let (td, th, tw, tc) = (t.td(), t.th(), t.tw(), t.tc());
+            let ps = t.pixel_strides();
             // Tile numbers of consecutive channel tiles are this far apart.
             let ct_step = nt[0] * nt[1] * nt[2];
             for dt in 0..full[0] {
@@ -655,26 +774,30 @@ mod simd {
                         let tb = base + dt * td * s[0] + ht * th * s[1] + wt * tw * s[2];
                         // Pixel by pixel, all full channel tiles at once: the input is read
                         // in order along each pixel's channels.
-                        let mut p = 0usize;
                         for d in 0..td {
                             for h in 0..th {
                                 for w in 0..tw {
+                                    // In-tile byte offset of the pixel (2 bytes per slot).
+                                    let p = (d * ps[0] + h * ps[1] + w * ps[2]) * 2;
                                     let pb = tb + d * s[0] + h * s[1] + w * s[2];
                                     for ct in 0..full[3] {
-                                        // SAFETY: in bounds per the caller (`interior_f32_bf16`).
+                                        // SAFETY: this pixel's 4*tc input bytes and 2*tc
+                                        // output bytes are in bounds per this fn's contract
+                                        // (checked by `interior_f32_bf16`); features enabled.
                                         unsafe {
                                             let out =
                                                 dst.add((idx0 + ct * ct_step) * tile_bytes + p);
                                             pixel(tc, src.add(pb + ct * tc * 4), out);
                                         }
                                     }
-                                    p += 2 * tc;
                                 }
                             }
                         }
                         if tile_bytes > tile_raw {
                             for ct in 0..full[3] {
-                                // SAFETY: the gap lies inside the checked tile.
+                                // SAFETY: [tile_raw, tile_bytes) of this tile lies
+                                // inside the tile, which ends before `last_out`
+                                // (contract, checked by `interior_f32_bf16`).
                                 unsafe {
                                     let out = dst.add((idx0 + ct * ct_step) * tile_bytes);
                                     std::ptr::write_bytes(
@@ -708,8 +831,11 @@ mod simd {
                 3, 5, 7, 9, 11, 13, 15,
             );
             for k in 0..tc / 16 {
-                // SAFETY: k < tc / 16, so 64 bytes at src + 64k and 16 bytes at dst + 16k and
-                // dst + tc + 16k are in bounds per the caller.
+                // SAFETY: features enabled for this fn and available per its contract;
+                // k < tc / 16, so 64 bytes at src + 64k, and 16 bytes at dst + 16k and at
+                // dst + tc + 16k (32 bytes at dst when tc == 16), are in bounds per the
+                // caller (4*tc readable, 2*tc writable; unaligned accesses). The transmute
+                // reinterprets 16 bf16 lanes as an integer vector of the same 32 bytes.
                 unsafe {
                     let x = _mm512_loadu_si512(src.add(64 * k).cast());
                     let hw = _mm512_cvtneps_pbh(_mm512_castsi512_ps(x));

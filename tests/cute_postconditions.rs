@@ -38,7 +38,7 @@ fn config() -> ProptestConfig {
 /// How strides are chosen for a generated shape.
 #[derive(Clone, Copy, Debug)]
 enum Flavor {
-    /// Random strides in 0..=16.
+    /// Random strides in 0..=40.
     Random,
     /// Compact column-major.
     Compact,
@@ -88,7 +88,7 @@ fn raw(max_leaves: usize, max_extent: u64) -> impl Strategy<Value = Raw> {
     (1..=max_leaves).prop_flat_map(move |n| {
         (
             prop::collection::vec(1..=max_extent, n),
-            prop::collection::vec(0u64..=16, n),
+            prop::collection::vec(0u64..=40, n),
             prop::collection::vec(any::<u32>(), n),
             prop::collection::vec(1u64..=3, n),
             any::<u8>(),
@@ -197,22 +197,22 @@ fn layout_with(
     budget: u64,
     flavors: BoxedStrategy<Flavor>,
 ) -> impl Strategy<Value = Layout> {
-    (raw(max_leaves, 6), flavors).prop_map(move |(r, f)| build(&r, f, budget))
+    (raw(max_leaves, 9), flavors).prop_map(move |(r, f)| build(&r, f, budget))
 }
 
-/// Any layout of at most 6 leaves and size at most `budget`.
+/// Any layout of at most 8 leaves (extents 1..=9) and size at most `budget`.
 fn any_layout(budget: u64) -> impl Strategy<Value = Layout> {
-    layout_with(6, budget, flavor().boxed())
+    layout_with(8, budget, flavor().boxed())
 }
 
 /// A layout that is injective by construction (a chain, exact or loose).
 fn chain_layout(budget: u64) -> impl Strategy<Value = Layout> {
-    layout_with(5, budget, admissible_flavor().boxed())
+    layout_with(7, budget, admissible_flavor().boxed())
 }
 
 /// A small flat layout whose modes overlap: a non-injective B.
 fn overlapping_layout() -> impl Strategy<Value = Layout> {
-    prop::collection::vec((2u64..=4, 1u64..=3), 2..=3).prop_map(|modes| {
+    prop::collection::vec((2u64..=6, 1u64..=5), 2..=4).prop_map(|modes| {
         let s: Vec<String> = modes.iter().map(|m| m.0.to_string()).collect();
         let d: Vec<String> = modes.iter().map(|m| m.1.to_string()).collect();
         format!("({}):({})", s.join(","), d.join(","))

@@ -848,6 +848,36 @@ fn is_injective_at_the_limit_is_exact() {
     assert!(!lay("(18446744073709551615,1):(0,1)").is_injective());
 }
 
+/// `is_injective` of `l` within `limit`, or `None` when it did not answer in time (the
+/// computing thread is left behind; the test process ends anyway).
+fn is_injective_within(l: Layout, limit: std::time::Duration) -> Option<bool> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(l.is_injective());
+    });
+    rx.recv_timeout(limit).ok()
+}
+
+/// Three interleaved leaves of extent ~2^20 with strides ~2^40 (size ~2^59): the answers,
+/// found independently by solving `x*d0 + y*d1 = -z*d2` over `z` with the extended
+/// Euclidean algorithm, are `false`; the library's search does not finish.
+#[test]
+#[ignore = "BUG (hang): is_injective((926579,733926,988910):(196882796031,1090241036898,1090240905555)) does not answer within 60 s in release (expected false: 3 leaves, an O(extent) exact check exists)"]
+fn is_injective_of_three_interleaved_huge_leaves_answers_promptly() {
+    let limit = std::time::Duration::from_secs(10);
+    for text in [
+        "(926579,733926,988910):(196882796031,1090241036898,1090240905555)",
+        "(940249,627186,682235):(683386048953,683385990627,96824715624)",
+        "(837409,624498,971069):(958554711802,197319575750,958554724796)",
+    ] {
+        assert_eq!(
+            is_injective_within(lay(text), limit),
+            Some(false),
+            "is_injective({text})"
+        );
+    }
+}
+
 #[test]
 fn rearrange_with_huge_values_moves_them_exactly() {
     let l = lay("(9223372036854775808,1):(1,18446744073709551615)");

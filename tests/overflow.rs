@@ -886,7 +886,8 @@ fn is_injective_of_three_interleaved_huge_leaves_answers_promptly() {
 fn complement_left_inverse_and_divide_reject_an_unchainable_huge_layout_promptly() {
     let text = "(926579,733926,988910):(196882796031,1090241036898,1090240905555)";
     let limit = std::time::Duration::from_secs(10);
-    let run = |f: fn(Layout) -> Result<Layout, LayoutError>| {
+    type Op = fn(Layout) -> Result<Layout, LayoutError>;
+    let run = |f: Op| {
         let (tx, rx) = std::sync::mpsc::channel();
         let l = lay(text);
         std::thread::spawn(move || {
@@ -894,7 +895,7 @@ fn complement_left_inverse_and_divide_reject_an_unchainable_huge_layout_promptly
         });
         rx.recv_timeout(limit).ok()
     };
-    let ops: [(&str, fn(Layout) -> Result<Layout, LayoutError>); 3] = [
+    let ops: [(&str, Op); 3] = [
         ("complement", |l| l.complement(MAX)),
         ("left_inverse", |l| l.left_inverse()),
         ("divide", |l| lay("18446744073709551615:1").divide(&l)),

@@ -151,6 +151,20 @@ fn construction_at_the_largest_size_and_cosize_succeeds() {
 }
 
 #[test]
+fn shape_size_overflow_is_reported_by_checked_size() {
+    let s = Shape::new((P32, P32)).unwrap();
+    assert_eq!(s.checked_size(), None, "2^32 * 2^32 does not fit");
+    // the infallible form saturates (documented); it must not wrap to 0
+    assert_eq!(s.size(), MAX);
+    let s = Shape::new((P32, P32 - 1)).unwrap();
+    assert_eq!(s.checked_size(), Some(P32 * (P32 - 1)));
+    assert_eq!(
+        eval_line("size((4294967296,4294967296))"),
+        "error: value: size of (4294967296,4294967296) overflows 64 bits"
+    );
+}
+
+#[test]
 fn compact_constructors_reject_overflowing_shapes() {
     value_error(
         Layout::col_major(Shape::new((P32, P32)).unwrap()),
@@ -1058,6 +1072,8 @@ fn eval_language_answers_overflow_inputs_with_exact_values_or_value_errors() {
         ("is_injective((2,3,5):(9223372036854775808,1,3))", "true"),
         ("permute((9223372036854775808,1):(1,18446744073709551615), 1, 0)", "(1,9223372036854775808):(18446744073709551615,1)"),
         ("rearrange((9223372036854775808,1):(1,18446744073709551615), tree(id(1),id(0)))", "(1,9223372036854775808):(18446744073709551615,1)"),
+        ("concat((2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768), (2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768,65536))", "error: value: concat((2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768), (2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768,65536)): more than 32 leaves in one layout"),
+        ("size((1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1))", "error: value: int tuple: more than 32 leaves in one layout"),
         ("get((2,3):(1,2), 18446744073709551615)", "error: value: get((2,3):(1,2), 18446744073709551615): mode 18446744073709551615 is out of range for rank 2"),
     ];
     let mut failures = Vec::new();

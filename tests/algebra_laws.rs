@@ -1121,3 +1121,259 @@ fn left_inverse_of_a_gapped_injective_layout() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Huge values: every Ok result is exact (checked in u128), every failure a value error
+// ---------------------------------------------------------------------------------------
+
+/// `l(i)` in `u128` from the leaves (no `u64` arithmetic that could wrap).
+fn eval128(l: &Layout, i: u64) -> u128 {
+    let mut rest = i as u128;
+    let mut idx = 0u128;
+    for k in 0..l.leaf_count() {
+        let s = l.leaf_extent(k) as u128;
+        idx += (rest % s) * l.leaf_stride(k) as u128;
+        rest /= s;
+    }
+    idx
+}
+
+/// `A(x)` in `u128`, past size(A) along the last leaf of coalesced A (CuTe's extension).
+fn extended128(a: &Layout, x: u128) -> u128 {
+    let mut leaves: Vec<(u128, u128)> = Vec::new();
+    for k in 0..a.leaf_count() {
+        let (s, d) = (a.leaf_extent(k) as u128, a.leaf_stride(k) as u128);
+        if s == 1 {
+            continue;
+        }
+        match leaves.last_mut() {
+            Some(last) if last.0 * last.1 == d => last.0 *= s,
+            _ => leaves.push((s, d)),
+        }
+    }
+    let Some((&(_, d_last), init)) = leaves.split_last() else {
+        return 0;
+    };
+    let mut rest = x;
+    let mut idx = 0u128;
+    for &(s, d) in init {
+        idx += (rest % s) * d;
+        rest /= s;
+    }
+    idx + rest * d_last
+}
+
+/// All keys of a small domain, or a spread of them (first, last, evenly between).
+fn keys128(size: u64) -> Vec<u64> {
+    if size <= 512 {
+        return (0..size).collect();
+    }
+    let mut v: Vec<u64> = (0..64).chain((0..64).map(|k| size - 1 - k)).collect();
+    v.extend((1..64).map(|k| size / 64 * k));
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+#[track_caller]
+fn value_error_kind(what: &str, e: &strideweave::LayoutError) -> Result<(), TestCaseError> {
+    prop_assert_eq!(e.kind(), strideweave::ErrorKind::Value, "{}: {}", what, e);
+    Ok(())
+}
+
+/// A value near a power of two, near u64::MAX / k, or small: extents and strides that
+/// stress the divisibility and overflow paths.
+fn wide_value() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        1u64..=6,
+        (1u32..40).prop_map(|k| 1u64 << k),
+        (2u32..40).prop_map(|k| (1u64 << k) - 1),
+        (2u32..40).prop_map(|k| (1u64 << k) + 1),
+        (1u64..=8).prop_map(|k| u64::MAX / k),
+        (1u64..=8).prop_map(|k| (u64::MAX / k) >> 32),
+    ]
+}
+
+/// A layout of 1..=4 flat leaves with wide extents and strides; where size or cosize
+/// would not fit, the values are shifted right until they do (no rejections).
+fn wide_layout() -> impl Strategy<Value = Layout> {
+    prop::collection::vec((wide_value(), prop_oneof![Just(0u64), wide_value()]), 1..=4).prop_map(
+        |mut leaves| loop {
+            let s: Vec<String> = leaves.iter().map(|l| l.0.max(1).to_string()).collect();
+            let d: Vec<String> = leaves.iter().map(|l| l.1.to_string()).collect();
+            if let Ok(l) = format!("({}):({})", s.join(","), d.join(",")).parse() {
+                break l;
+            }
+            for l in leaves.iter_mut() {
+                *l = (l.0 >> 8, l.1 >> 8);
+            }
+        },
+    )
+}
+
+/// The body of the huge-value properties: exact Ok results, value errors otherwise.
+fn check_exact_or_value_error(a: &Layout, b: &Layout, m: u64) -> Result<(), TestCaseError> {
+    let (a, b) = (*a, *b);
+    for i in keys128(a.size()) {
+        prop_assert_eq!(
+            a.index_of(i).unwrap() as u128,
+            eval128(&a, i),
+            "index_of({}, {})",
+            a,
+            i
+        );
+    }
+    let co = a.coalesce();
+    for i in keys128(a.size()) {
+        prop_assert_eq!(eval128(&co, i), eval128(&a, i), "coalesce({}) = {}", a, co);
+    }
+    match a.compose(&b) {
+        Ok(r) => {
+            prop_assert_eq!(r.size(), b.size());
+            for i in keys128(b.size()) {
+                prop_assert_eq!(
+                    eval128(&r, i),
+                    extended128(&a, eval128(&b, i)),
+                    "compose({}, {}) = {} at {}",
+                    a,
+                    b,
+                    r,
+                    i
+                );
+            }
+        }
+        Err(e) => value_error_kind("compose", &e)?,
+    }
+    match a.complement(m.max(1)) {
+        Ok(c) => {
+            prop_assert!(a.is_injective(), "complement of non-injective {}", a);
+            let ks = keys128(c.size());
+            for w in ks.windows(2) {
+                prop_assert!(
+                    eval128(&c, w[0]) < eval128(&c, w[1]),
+                    "complement({}, {}) = {} not ordered",
+                    a,
+                    m,
+                    c
+                );
+            }
+        }
+        Err(e) => value_error_kind("complement", &e)?,
+    }
+    match a.right_inverse() {
+        Ok(r) => {
+            for i in keys128(r.size()) {
+                let x = eval128(&r, i);
+                prop_assert!(x < a.size() as u128);
+                prop_assert_eq!(
+                    eval128(&a, x as u64),
+                    i as u128,
+                    "right_inverse({}) = {}",
+                    a,
+                    r
+                );
+            }
+        }
+        Err(e) => value_error_kind("right_inverse", &e)?,
+    }
+    match a.left_inverse() {
+        Ok(r) => {
+            for i in keys128(a.size()) {
+                prop_assert_eq!(
+                    extended128(&r, eval128(&a, i)),
+                    i as u128,
+                    "left_inverse({}) = {}",
+                    a,
+                    r
+                );
+            }
+        }
+        Err(e) => value_error_kind("left_inverse", &e)?,
+    }
+    match a.divide(&b) {
+        Ok(d) => {
+            let c = b
+                .complement(a.size())
+                .expect("divide exists only with a complement");
+            // (B, C) evaluated in u128: as a layout it may not fit even when A ∘ (B, C) does
+            prop_assert_eq!(d.size() as u128, b.size() as u128 * c.size() as u128);
+            for i in keys128(d.size()) {
+                let key = eval128(&b, i % b.size()) + eval128(&c, i / b.size());
+                prop_assert_eq!(
+                    eval128(&d, i),
+                    extended128(&a, key),
+                    "divide({}, {}) = {}",
+                    a,
+                    b,
+                    d
+                );
+            }
+        }
+        Err(e) => value_error_kind("divide", &e)?,
+    }
+    match a.logical_product(&b) {
+        Ok(p) => {
+            let c = a
+                .complement(a.size() * b.cosize())
+                .expect("product exists only with a complement");
+            let cb = c.compose(&b).expect("product exists only if C ∘ B does");
+            prop_assert_eq!(p.size(), a.size() * b.size());
+            for k in keys128(p.size()) {
+                let (i, j) = (k % a.size(), k / a.size());
+                prop_assert_eq!(
+                    eval128(&p, k),
+                    eval128(&a, i) + eval128(&cb, j),
+                    "logical_product({}, {}) = {}",
+                    a,
+                    b,
+                    p
+                );
+            }
+        }
+        Err(e) => value_error_kind("logical_product", &e)?,
+    }
+    match a.concat(&b) {
+        Ok(c) => {
+            for k in keys128(c.size()) {
+                let (i, j) = (k % a.size(), k / a.size());
+                prop_assert_eq!(eval128(&c, k), eval128(&a, i) + eval128(&b, j));
+            }
+        }
+        Err(e) => value_error_kind("concat", &e)?,
+    }
+    for (name, r) in [
+        ("blocked_product", a.blocked_product(&b)),
+        ("raked_product", a.raked_product(&b)),
+        ("zipped_divide", a.zipped_divide(&[b])),
+    ] {
+        match r {
+            Ok(r) => prop_assert!(
+                r.cosize() as u128
+                    > (0..r.leaf_count())
+                        .map(|k| (r.leaf_extent(k) as u128 - 1) * r.leaf_stride(k) as u128)
+                        .sum::<u128>()
+            ),
+            Err(e) => value_error_kind(name, &e)?,
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// On layouts whose strides are near the u64 limit, each operation's Ok result is the
+    /// exact answer (checked against u128 evaluation, so a wrapped result is caught) and
+    /// each failure is a value error.
+    #[test]
+    fn operations_on_huge_values_are_exact_or_value_errors(a in huge_layout(), b in huge_layout(), m in huge_stride()) {
+        check_exact_or_value_error(&a, &b, m)?;
+    }
+
+    /// The same with extents near powers of two and near u64::MAX / k as well: large
+    /// extents exercise composition's divisibility arithmetic and complement's spans.
+    #[test]
+    fn operations_on_wide_extents_are_exact_or_value_errors(a in wide_layout(), b in wide_layout(), m in wide_value()) {
+        check_exact_or_value_error(&a, &b, m)?;
+    }
+}

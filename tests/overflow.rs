@@ -516,7 +516,6 @@ fn complement_of_overlapping_huge_strides_is_a_self_overlap_error() {
 }
 
 #[test]
-#[ignore = "BUG: complement of a layout with 32 non-trivial leaves indexes past its 32-entry scratch arrays and panics (algebra/complement.rs:67)"]
 fn complement_of_a_32_leaf_chain_is_exact() {
     let l = lay(&compact_text(32, 2));
     exact(l.complement(1 << 33), "2:4294967296");
@@ -556,14 +555,21 @@ fn divide_whose_tiles_would_exceed_u64_is_a_value_error() {
 }
 
 #[test]
-#[ignore = "BUG: divide by a tile with 32 non-trivial leaves panics in complement (algebra/complement.rs:67)"]
-fn divide_by_a_32_leaf_tile_is_exact() {
+fn divide_by_a_32_leaf_tile_is_exact_or_a_capacity_error() {
+    // (B, complement(B)) needs 33 leaves: a capacity error, never a panic
     let b = lay(&compact_text(32, 2));
     let a = lay("8589934592:1");
-    let d = a.divide(&b).unwrap();
-    assert_eq!(d.size(), 1 << 33);
-    for i in sample_keys(d.size()) {
-        assert_eq!(d.index_of(i).unwrap(), i, "{d} at {i}");
+    match a.divide(&b) {
+        Ok(d) => {
+            assert_eq!(d.size(), 1 << 33);
+            for i in sample_keys(d.size()) {
+                assert_eq!(d.index_of(i).unwrap(), i, "{d} at {i}");
+            }
+        }
+        Err(e) => {
+            assert_eq!(e.kind(), ErrorKind::Value);
+            assert!(e.message().contains("more than 32 leaves"), "{e}");
+        }
     }
 }
 
@@ -731,7 +737,6 @@ fn left_inverse_whose_span_exceeds_u64_is_a_value_error() {
 }
 
 #[test]
-#[ignore = "BUG: left_inverse of a layout with 32 non-trivial leaves panics in complement (algebra/complement.rs:67)"]
 fn left_inverse_of_a_32_leaf_chain_is_exact_or_a_capacity_error() {
     let l = lay(&compact_text(32, 2));
     match l.left_inverse() {
@@ -876,7 +881,6 @@ fn is_injective_within(l: Layout, limit: std::time::Duration) -> Option<bool> {
 /// found independently by solving `x*d0 + y*d1 = -z*d2` over `z` with the extended
 /// Euclidean algorithm, are `false`; the library's search does not finish.
 #[test]
-#[ignore = "BUG (hang): is_injective((926579,733926,988910):(196882796031,1090241036898,1090240905555)) does not answer within 60 s in release (expected false: 3 leaves, an O(extent) exact check exists)"]
 fn is_injective_of_three_interleaved_huge_leaves_answers_promptly() {
     let limit = std::time::Duration::from_secs(10);
     for text in [
@@ -896,7 +900,6 @@ fn is_injective_of_three_interleaved_huge_leaves_answers_promptly() {
 /// into "not injective" by calling `is_injective`, so they inherit its hang: an
 /// unchainable layout must be rejected promptly.
 #[test]
-#[ignore = "BUG (hang): complement((926579,733926,988910):(196882796031,1090241036898,1090240905555), 18446744073709551615), left_inverse(same) and divide(18446744073709551615:1, same) do not answer within 15 s in release (expected: a value error, the layout does not chain)"]
 fn complement_left_inverse_and_divide_reject_an_unchainable_huge_layout_promptly() {
     let text = "(926579,733926,988910):(196882796031,1090241036898,1090240905555)";
     let limit = std::time::Duration::from_secs(10);
@@ -1153,7 +1156,6 @@ fn eval_language_overflow_errors_are_value_errors_naming_the_values() {
 }
 
 #[test]
-#[ignore = "BUG: eval of complement/divide/left_inverse with a 32-leaf chain panics (algebra/complement.rs:67)"]
 fn eval_language_32_leaf_complement_does_not_panic() {
     let l = compact_text(32, 2);
     for expr in [

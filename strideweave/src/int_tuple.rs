@@ -150,6 +150,24 @@ impl IntTuple {
         }
     }
 
+    /// The item starting at node `start`: one past its last node, and its leaf count.
+    pub const fn item_extent(&self, start: usize) -> (usize, usize) {
+        let mut depth = 0usize;
+        let mut leaves = 0;
+        let mut i = start;
+        loop {
+            match self.nodes[i] {
+                Node::Leaf => leaves += 1,
+                Node::Push => depth += 1,
+                Node::Pop => depth -= 1,
+            }
+            i += 1;
+            if depth == 0 {
+                return (i, leaves);
+            }
+        }
+    }
+
     /// Number of top-level items.
     pub const fn rank(&self) -> usize {
         let mut r = 0;

@@ -347,24 +347,30 @@ impl Layout {
 
     /// Consumes one coordinate item and the matching shape item.
     const fn index_item(&self, coord: &IntTuple, c: &mut Cursor) -> Result<(), CoreError> {
-        let send = self.shape.item_end(c.snode);
+        let (send, sleaves) = self.shape.item_extent(c.snode);
         let sleaf_start = c.sleaf;
-        let sleaves = self.shape.count_leaves(c.snode, send);
         match coord.node(c.cnode) {
             Node::Leaf => {
                 let v = coord.leaf(c.cleaf);
-                // a sub-tree's size is bounded by the layout's, checked at construction
-                let ext = match self.shape.product_range(c.sleaf, c.sleaf + sleaves) {
-                    Some(e) => e,
-                    None => u64::MAX,
-                };
-                if v >= ext {
+                // expand v over the sub-tree's leaves, first fastest; what is left over
+                // means v was outside the sub-tree's size
+                let mut rest = v;
+                let mut k = c.sleaf;
+                while k < c.sleaf + sleaves {
+                    let e = self.shape.leaf(k);
+                    c.idx += (rest % e) * self.stride.leaf(k); // bounded by cosize
+                    rest /= e;
+                    k += 1;
+                }
+                if rest != 0 {
                     return Err(CoreError::OutOfDomain {
                         value: v,
-                        extent: ext,
+                        extent: match self.shape.product_range(c.sleaf, c.sleaf + sleaves) {
+                            Some(e) => e,
+                            None => u64::MAX,
+                        },
                     });
                 }
-                c.idx += self.index_range(v, c.sleaf, c.sleaf + sleaves);
                 c.cnode += 1;
                 c.cleaf += 1;
             }

@@ -66,8 +66,8 @@ pub enum CoreError {
     /// Composition: B's modes, composed separately, would carry between A's modes
     /// (their largest coordinates in one mode of A sum to `reach >= extent`).
     ModeOverlap { extent: u64, reach: u64 },
-    /// Product: A's complement up to `size(A)*cosize(B)` has room for fewer copies of A
-    /// than `cosize(B)`, and no top mode to extend, so the copies would overlap A.
+    /// Product of injective layouts whose copies of A would land on A (CuTe's result is not
+    /// injective): `size(A)*cosize(B)` left A's complement no top mode to extend.
     ProductOverlap { copies: u64, room: u64 },
     /// Complement of a layout with colliding indices.
     NotInjective,
@@ -121,7 +121,7 @@ impl CoreError {
                 "B's modes overlap in A's coordinates: together they reach coordinate {reach} of a mode of A with extent {extent}, so A(B(c)) is not the sum of the parts"
             ),
             CoreError::ProductOverlap { copies, room } => format!(
-                "the complement of A up to size(A)*cosize(B) has room for {room} copies of A, fewer than cosize(B) = {copies}, and extending it would overlap A"
+                "the complement of A up to size(A)*cosize(B) has room for {room} copies of A, fewer than cosize(B) = {copies}, and extending it puts copies onto A (the product would not be injective)"
             ),
             CoreError::NotInjective => "layout is not injective (self-overlap)".to_string(),
             CoreError::Unchainable { stride, span } => format!(

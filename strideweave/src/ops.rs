@@ -219,13 +219,45 @@ impl Layout {
     /// let a: strideweave::Layout = "(2,2):(1,2)".parse().unwrap();
     /// assert_eq!(a.logical_product(&"3:1".parse().unwrap()).unwrap().to_string(), "((2,2),3):((1,2),4)");
     /// ```
+    ///
+    /// Where CuTe's result would put copies of A onto A (possible only when
+    /// `size(A)*cosize(B)` does not exceed A's span) and both operands are injective, this
+    /// fails with [`CoreError::ProductOverlap`] instead; the same holds for the blocked and
+    /// raked products.
     pub fn logical_product(&self, b: &Layout) -> Result<Layout, LayoutError> {
-        algebra::logical_product(self, b).map_err(|e| err2("logical_product", self, b, e))
+        algebra::logical_product(self, b)
+            .and_then(|p| self.check_product(b, p))
+            .map_err(|e| err2("logical_product", self, b, e))
+    }
+
+    /// Rejects a product of injective operands whose result collides (CuTe's copies of A
+    /// landed on A). Decided exactly, and only in the one case where it can happen.
+    fn check_product(&self, b: &Layout, p: Layout) -> Result<Layout, CoreError> {
+        if algebra::product_may_overlap(self, b)
+            && self.is_injective()
+            && b.is_injective()
+            && !p.is_injective()
+        {
+            let room = algebra::complement(self, self.size().saturating_mul(b.cosize()))
+                .map(|c| c.size())
+                .unwrap_or(0);
+            return Err(CoreError::ProductOverlap {
+                copies: b.cosize(),
+                room,
+            });
+        }
+        Ok(p)
     }
 
     /// [`Layout::logical_product`] by mode.
     pub fn logical_product_tiler(&self, tiles: &[Layout]) -> Result<Layout, LayoutError> {
         algebra::logical_product_tiler(self, tiles)
+            .and_then(|p| {
+                for (i, t) in tiles.iter().enumerate() {
+                    self.mode(i)?.check_product(t, p.mode(i)?)?;
+                }
+                Ok(p)
+            })
             .map_err(|e| err2("logical_product", self, tiler_notation(tiles), e))
     }
 
@@ -237,12 +269,16 @@ impl Layout {
     /// assert_eq!(a.blocked_product(&b).unwrap().to_string(), "((2,2),(2,3)):((2,12),(1,4))");
     /// ```
     pub fn blocked_product(&self, b: &Layout) -> Result<Layout, LayoutError> {
-        algebra::blocked_product(self, b).map_err(|e| err2("blocked_product", self, b, e))
+        algebra::blocked_product(self, b)
+            .and_then(|p| self.check_product(b, p))
+            .map_err(|e| err2("blocked_product", self, b, e))
     }
 
     /// `self`'s elements interleaved across `b`'s copies: mode `i` is `(b_i, self_i)`.
     pub fn raked_product(&self, b: &Layout) -> Result<Layout, LayoutError> {
-        algebra::raked_product(self, b).map_err(|e| err2("raked_product", self, b, e))
+        algebra::raked_product(self, b)
+            .and_then(|p| self.check_product(b, p))
+            .map_err(|e| err2("raked_product", self, b, e))
     }
 
     /// Every top-level mode of `self`, then every top-level mode of `other`.

@@ -19,6 +19,7 @@ pub(crate) use compose::compose_pair;
 pub use compose::{can_compose, compose, compose_leaf, compose_shape, compose_tiler};
 pub use divide::{divide, divide_shape, divide_tiler, tiled_divide, zipped_divide};
 pub use inverse::{left_inverse, right_inverse};
+pub(crate) use product::product_may_overlap;
 pub use product::{blocked_product, logical_product, logical_product_tiler, raked_product};
 
 use crate::error::{tri, CoreError};

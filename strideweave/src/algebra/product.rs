@@ -54,31 +54,26 @@ const fn product_halves(a: &Layout, b: &Layout) -> Result<(Layout, Layout, usize
 const fn copies(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
     let m = tri!(mul(a.size(), b.cosize()));
     let c = tri!(complement(a, m));
-    // C ∘ B runs past C along C's last mode. That is harmless when the last mode is the
-    // top one (stride = A's span), but when m does not exceed A's span there is no top mode and
-    // the extension lands on A's own indices.
-    if b.cosize() > c.size() && m <= span(a) {
-        return Err(CoreError::ProductOverlap {
-            copies: b.cosize(),
-            room: c.size(),
-        });
-    }
     compose(&c, b)
 }
 
-/// The largest `extent * stride` over A's leaves: where A's complement starts its top mode.
-const fn span(a: &Layout) -> u64 {
-    let mut top = 1;
+/// Whether CuTe's product may put copies of A onto A: `size(A)*cosize(B)` does not exceed
+/// A's span (the largest `extent * stride`), so A's complement has no top mode and
+/// `C ∘ B` may run past its last gap mode. Only then is the result worth checking.
+pub(crate) const fn product_may_overlap(a: &Layout, b: &Layout) -> bool {
+    let m = match a.size().checked_mul(b.cosize()) {
+        Some(m) => m,
+        None => return false,
+    };
     let mut i = 0;
     while i < a.leaf_count() {
-        // bounded: extent * stride <= 2 * cosize, and cosize fits; saturate regardless
-        let v = a.leaf_extent(i).saturating_mul(a.leaf_stride(i));
-        if v > top {
-            top = v;
+        let s = a.leaf_extent(i);
+        if s > 1 && m <= s.saturating_mul(a.leaf_stride(i)) {
+            return true;
         }
         i += 1;
     }
-    top
+    false
 }
 
 /// Zips two rank-R layouts mode by mode: `((x0,y0),(x1,y1),...)`; for R = 1 (integral

@@ -1,8 +1,8 @@
-//! The layout algebra as `const fn`s over [`Layout`](crate::Layout): one implementation
-//! shared by runtime layouts (through the methods in [`crate::ops`]) and static layouts
+//! The layout algebra as `const fn`s over [`Layout`]: one implementation
+//! shared by runtime layouts (through the methods on `Layout`) and static layouts
 //! (evaluated by the compiler in associated consts).
 //!
-//! Each function returns [`CoreError`](crate::CoreError) on failure; the runtime methods add
+//! Each function returns [`CoreError`] on failure; the runtime methods add
 //! the layouts involved to the message.
 
 mod coalesce;

@@ -658,3 +658,23 @@ fn compose_matches_pycute_truncation_cases() {
         "((2,2),2):((2,16),1)"
     );
 }
+
+/// A product is rejected only where CuTe's copies of A really land on A (found by fuzzing
+/// and by the post-condition suite): the first two collide, the third does not.
+#[test]
+fn products_reject_exactly_the_overlapping_cases() {
+    for overlapping in [
+        "logical_product(((8,6),(2,1)):((31,3),(1,31)), 2:1)",
+        "logical_product((2,2):(2,6), 2:2)",
+        "blocked_product((2,2):(2,6), 2:2)",
+    ] {
+        let out = eval_line(overlapping);
+        assert!(out.starts_with("error: value: "), "{overlapping}: {out}");
+        assert!(out.contains("copies of A"), "{overlapping}: {out}");
+    }
+    assert_eq!(
+        eval_line("logical_product((2,1,2):(3,8,10), 3:2)"),
+        "((2,1,2),3):((3,8,10),2)"
+    );
+    assert_eq!(eval_line("is_injective(((2,1,2),3):((3,8,10),2))"), "true");
+}

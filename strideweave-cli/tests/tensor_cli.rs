@@ -67,6 +67,15 @@ fn assert_rejected(out: &Output, rule: &str) {
 
 const TILED: &str = "bf16[1,5,7,20] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)";
 
+/// Asserts the command succeeded, showing its stderr otherwise.
+fn assert_ok(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn plan_prints_required_bytes_and_alignment_per_port() {
     let out = run(&["plan", "--from", "f32[1,5,7,20]", "--to", TILED]);
@@ -148,11 +157,7 @@ fn pack_creates_out_with_exactly_the_required_size_and_unpack_round_trips() {
         p(&d.path("in.bin")),
         p(&d.path("packed.bin")),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let packed = fs::read(d.path("packed.bin")).unwrap();
     assert_eq!(packed.len(), 4096);
     let out = run(&[
@@ -164,11 +169,7 @@ fn pack_creates_out_with_exactly_the_required_size_and_unpack_round_trips() {
         p(&d.path("packed.bin")),
         p(&d.path("back.bin")),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     assert_eq!(
         fs::read(d.path("back.bin")).unwrap(),
         fs::read(d.path("in.bin")).unwrap()
@@ -190,11 +191,7 @@ fn pack_updates_an_existing_large_enough_out_in_place_keeping_gap_bytes() {
         p(&d.path("in.bin")),
         p(&d.path("out.bin")),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let o = fs::read(d.path("out.bin")).unwrap();
     assert_eq!(o.len(), 20);
     assert_eq!(o[0..2], bf16_le(1.0));
@@ -271,11 +268,7 @@ fn an_output_needing_zero_bytes_is_an_empty_file() {
         p(&d.path("in.bin")),
         p(&d.path("out.bin")),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     assert_eq!(fs::read(d.path("out.bin")).unwrap().len(), 0);
 }
 
@@ -294,11 +287,7 @@ fn argmax_writes_the_contiguous_index_tensor() {
         p(&d.path("in.bin")),
         p(&d.path("out.bin")),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let o = fs::read(d.path("out.bin")).unwrap();
     assert_eq!(o.len(), 16);
     assert_eq!(i64::from_le_bytes(o[0..8].try_into().unwrap()), 1);

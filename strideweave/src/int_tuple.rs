@@ -389,17 +389,6 @@ impl IntTuple {
         Some(p)
     }
 
-    /// A tuple with the same recipe and every leaf replaced by `v`.
-    pub const fn with_all_leaves(&self, v: u64) -> IntTuple {
-        let mut t = *self;
-        let mut i = 0;
-        while i < t.n_leaves as usize {
-            t.leaves[i] = v;
-            i += 1;
-        }
-        t
-    }
-
     /// Builds a tuple from anything convertible (integers, arrays, slices, `Vec`s and
     /// nested tuples of them).
     ///

@@ -12,26 +12,21 @@
 //! assert_eq!(a.compose(&b).unwrap().to_string(), "(5,4):(8,2)");
 //! ```
 
-pub mod algebra;
-mod error;
-pub mod eval;
-mod injective;
-mod int_tuple;
-mod layout;
-pub mod notation;
-mod ops;
+pub use strideweave_core::{algebra, eval, notation};
+// The core's modules under their old paths, so `crate::layout::Layout` and the like keep
+// resolving inside this crate.
+#[allow(unused_imports)]
+pub(crate) use strideweave_core::{error, injective, int_tuple, layout, ops, tree};
 pub mod static_layout;
 pub mod tensor;
-mod tree;
 pub mod view;
 
-pub use error::{CoreError, ErrorKind, LayoutError};
-pub use int_tuple::{Coord, IntTuple, IntoIntTuple, Node, Shape, Stride, MAX_LEAVES, MAX_NODES};
-pub use layout::Layout;
-pub use ops::ComposeWith;
 pub use static_layout::{IntTree, Static, StaticLayout, StaticTiler, C};
+pub use strideweave_core::{
+    ComposeWith, Coord, CoreError, ErrorKind, IntTuple, IntoIntTuple, Layout, LayoutError, Node,
+    Shape, Stride, Tree, TreeItem, MAX_LEAVES, MAX_NODES,
+};
 pub use strideweave_macros::{coord, layout, layout_type, shape, stride};
-pub use tree::{Tree, TreeItem};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -108,7 +108,8 @@ impl IntTuple {
         self.nodes[i]
     }
 
-    pub(crate) const fn set_leaf(&mut self, i: usize, v: u64) {
+    #[doc(hidden)]
+    pub const fn set_leaf(&mut self, i: usize, v: u64) {
         self.leaves[i] = v;
     }
 

@@ -83,60 +83,31 @@ pub enum CoreError {
 }
 
 impl CoreError {
-    /// A one-line description of the rule that failed, without the layouts involved.
+    /// A one-line description of the rule that failed, without the layouts involved
+    /// (the words of [`ConstMessage::rule`](crate::message::ConstMessage::rule)).
     pub fn describe(&self) -> String {
-        match *self {
-            CoreError::TooManyLeaves => format!(
-                "more than {} leaves in one layout",
-                crate::int_tuple::MAX_LEAVES
-            ),
-            CoreError::TooManyNodes => format!(
-                "more than {} tree nodes in one layout",
-                crate::int_tuple::MAX_NODES
-            ),
-            CoreError::ZeroExtent => "extents must be at least 1".to_string(),
-            CoreError::Overflow { op, lhs, rhs } => {
-                format!("{lhs} {op} {rhs} overflows 64 bits")
-            }
-            CoreError::NotCongruent => "shape and stride are not congruent".to_string(),
-            CoreError::OutOfDomain { value, extent } => {
-                format!("key {value} is outside the shape domain [0, {extent})")
-            }
-            CoreError::CoordinateMismatch => {
-                "coordinate does not match the shape's hierarchy".to_string()
-            }
-            CoreError::ModeOutOfRange { index, rank } => {
-                format!("mode {index} is out of range for rank {rank}")
-            }
-            CoreError::TooManyTiles { tiles, rank } => {
-                format!("{tiles} tiles given for a layout of rank {rank}")
-            }
-            CoreError::StrideDivisibility { extent, stride } => format!(
-                "stride divisibility condition fails: extent {extent} of A and stride {stride} of B divide neither way"
-            ),
-            CoreError::ShapeDivisibility { extent, rest } => format!(
-                "shape divisibility condition fails: remaining extent {rest} of B spans past extent {extent} of A and is not a multiple of it"
-            ),
-            CoreError::ModeOverlap { extent, reach } => format!(
-                "B's modes overlap in A's coordinates: together they reach coordinate {reach} of a mode of A with extent {extent}, so A(B(c)) is not the sum of the parts"
-            ),
-            CoreError::ProductOverlap { copies, room } => format!(
-                "the complement of A up to size(A)*cosize(B) has room for {room} copies of A, fewer than cosize(B) = {copies}, and extending it puts copies onto A (the product would not be injective)"
-            ),
-            CoreError::NotInjective => "layout is not injective (self-overlap)".to_string(),
-            CoreError::Unchainable { stride, span } => format!(
-                "modes do not chain: stride {stride} is not a multiple of the span {span} of the smaller-stride modes"
-            ),
-            CoreError::CotargetTooSmall { size, cotarget } => {
-                format!("layout size {size} is larger than cotarget {cotarget}")
-            }
-            CoreError::BroadcastExtent { from, to } => {
-                format!("extent {from} cannot broadcast to {to} (only extent 1 widens)")
-            }
-            CoreError::ProfileMismatch => "shape profiles differ".to_string(),
-        }
+        crate::message::ConstMessage::new()
+            .rule(self)
+            .as_str()
+            .to_string()
     }
 }
+
+impl fmt::Display for CoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(crate::message::ConstMessage::new().rule(self).as_str())
+    }
+}
+
+/// `?` from a `const fn` result into `Box<dyn Error>`.
+///
+/// ```
+/// fn leaf() -> Result<strideweave::Layout, Box<dyn std::error::Error>> {
+///     Ok(strideweave::Layout::leaf(0, 1)?)
+/// }
+/// assert_eq!(leaf().unwrap_err().to_string(), "extents must be at least 1");
+/// ```
+impl std::error::Error for CoreError {}
 
 /// The error every fallible StrideWeave operation returns: a kind and a message that
 /// names the offending values. Nothing is partially built when one is returned.

@@ -404,40 +404,6 @@ impl IntTuple {
         value.write_items(&mut t)?;
         Ok(t)
     }
-
-    /// Writes the canonical notation of nodes `start..end` (leaves from `leaf`).
-    fn fmt_items(
-        &self,
-        f: &mut fmt::Formatter<'_>,
-        start: usize,
-        end: usize,
-        leaf: &mut usize,
-    ) -> fmt::Result {
-        let mut i = start;
-        let mut first = true;
-        while i < end {
-            if !first && self.nodes[i] != Node::Pop {
-                f.write_str(",")?;
-            }
-            match self.nodes[i] {
-                Node::Leaf => {
-                    write!(f, "{}", self.leaves[*leaf])?;
-                    *leaf += 1;
-                    first = false;
-                }
-                Node::Push => {
-                    f.write_str("(")?;
-                    first = true;
-                }
-                Node::Pop => {
-                    f.write_str(")")?;
-                    first = false;
-                }
-            }
-            i += 1;
-        }
-        Ok(())
-    }
 }
 
 impl PartialEq for IntTuple {
@@ -457,13 +423,7 @@ impl std::hash::Hash for IntTuple {
 impl fmt::Display for IntTuple {
     /// Canonical notation: a single integer bare, anything else in parentheses, no spaces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut leaf = 0;
-        if self.is_scalar() {
-            return write!(f, "{}", self.leaves[0]);
-        }
-        f.write_str("(")?;
-        self.fmt_items(f, 0, self.n_nodes as usize, &mut leaf)?;
-        f.write_str(")")
+        f.write_str(crate::message::ConstMessage::new().tuple(self).as_str())
     }
 }
 

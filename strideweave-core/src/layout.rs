@@ -503,7 +503,8 @@ impl fmt::Debug for Layout {
 
 impl std::str::FromStr for Layout {
     type Err = LayoutError;
-    /// Parses `SHAPE:STRIDE` notation, e.g. `(2,(3,4)):(1,(10,100))`.
+    /// Parses `SHAPE:STRIDE` notation, e.g. `(2,(3,4)):(1,(10,100))`, or a shape alone,
+    /// `(2,2)`, with CuTe's compact column-major strides.
     fn from_str(s: &str) -> Result<Layout, LayoutError> {
         crate::notation::parse_layout(s)
     }

@@ -23,6 +23,7 @@ pub mod injective;
 pub mod int_tuple;
 #[doc(hidden)]
 pub mod layout;
+pub mod message;
 pub mod notation;
 #[doc(hidden)]
 pub mod ops;

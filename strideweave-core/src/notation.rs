@@ -203,10 +203,16 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `SHAPE:STRIDE`, checked.
+    /// `SHAPE:STRIDE`, or `SHAPE` alone with CuTe's compact column-major strides
+    /// (as `layout!((4,8))` takes it), checked.
     pub fn layout(&mut self) -> Result<Layout, LayoutError> {
         let shape = self.int_tuple()?;
-        self.expect(':')?;
+        if !self.eat(':') {
+            if self.peek().is_some() {
+                return Err(self.unexpected("':'"));
+            }
+            return Layout::col_major(Shape::from_tuple(shape)?);
+        }
         let stride = self.int_tuple()?;
         make_layout(shape, stride)
     }
@@ -225,7 +231,15 @@ pub fn parse_int_tuple(s: &str) -> Result<IntTuple, LayoutError> {
     Ok(t)
 }
 
-/// Parses a whole string as `SHAPE:STRIDE`.
+/// Parses a whole string as `SHAPE:STRIDE`, or as a shape alone with compact
+/// column-major strides.
+///
+/// ```
+/// use strideweave::{notation::parse_layout, Layout};
+/// assert_eq!(parse_layout("(2,2)").unwrap().to_string(), "(2,2):(1,2)");
+/// assert_eq!("(4,(2,3))".parse::<Layout>().unwrap().to_string(), "(4,(2,3)):(1,(4,8))");
+/// assert!(parse_layout("(2,0)").is_err());
+/// ```
 pub fn parse_layout(s: &str) -> Result<Layout, LayoutError> {
     let mut p = Parser::new(s);
     let l = p.layout()?;

@@ -12,7 +12,7 @@
 //! assert_eq!(a.compose(&b).unwrap().to_string(), "(5,4):(8,2)");
 //! ```
 
-pub use strideweave_core::{algebra, eval, notation};
+pub use strideweave_core::{algebra, eval, message, notation};
 // The core's modules under their old paths, so `crate::layout::Layout` and the like keep
 // resolving inside this crate.
 #[allow(unused_imports)]

@@ -5,62 +5,153 @@
 use super::{static_common, IntTree, StaticLayout};
 use crate::algebra;
 use crate::error::CoreError;
+use crate::int_tuple::IntTuple;
+use crate::message::ConstMessage;
 use crate::Layout;
 use std::marker::PhantomData;
 
-/// The result of a static algebra operation, or a build error naming the failed rule.
-/// `const` panics cannot format, so each rule has its own literal message.
-macro_rules! rule {
-    ($op:literal, $result:expr) => {
-        match $result {
-            Ok(l) => l,
-            Err(CoreError::StrideDivisibility { .. }) => panic!(concat!(
-                "inadmissible static composition in ", $op,
-                ": the stride divisibility condition fails (each extent of A and the stride of B reaching it must divide one another)"
-            )),
-            Err(CoreError::ShapeDivisibility { .. }) => panic!(concat!(
-                "inadmissible static composition in ", $op,
-                ": the shape divisibility condition fails (where B spans past a mode of A, its remaining extent must be a multiple of that mode's)"
-            )),
-            Err(CoreError::ModeOverlap { .. }) => panic!(concat!(
-                "inadmissible static composition in ", $op,
-                ": B's modes overlap in A's coordinates, so A(B(c)) is not the sum of the parts (use an injective B)"
-            )),
-            Err(CoreError::ProductOverlap { .. }) => panic!(concat!(
-                "static ", $op,
-                ": the copies of A would overlap A (size(A)*cosize(B) is below A's span, so its complement has too little room)"
-            )),
-            Err(CoreError::NotInjective) => panic!(concat!(
-                "non-injective static complement in ", $op,
-                ": a stride-0 mode maps several coordinates to one index; complement needs an injective layout"
-            )),
-            Err(CoreError::Unchainable { .. }) => panic!(concat!(
-                "non-injective static complement in ", $op,
-                ": the modes overlap (a stride lies inside the span of the smaller modes); complement needs an injective layout whose sorted modes chain"
-            )),
-            Err(CoreError::CotargetTooSmall { .. }) => panic!(concat!(
-                "static complement in ", $op,
-                ": the layout's size exceeds the cotarget; the cotarget must be at least the size"
-            )),
-            Err(CoreError::Overflow { .. }) => panic!(concat!(
-                "static ", $op, " overflows: a size, cosize or index does not fit in 64 bits"
-            )),
-            Err(CoreError::TooManyLeaves) | Err(CoreError::TooManyNodes) => panic!(concat!(
-                "static ", $op, ": the result has more leaves or nodes than a layout holds (32 leaves, 96 nodes)"
-            )),
-            Err(CoreError::TooManyTiles { .. }) => panic!(concat!(
-                "static ", $op, ": the tiler has more tiles than the layout has modes"
-            )),
-            Err(CoreError::BroadcastExtent { .. }) => panic!(concat!(
-                "static ", $op,
-                ": only extent-1 leaves widen; every other target extent must equal the shape's"
-            )),
-            Err(CoreError::ProfileMismatch) => panic!(concat!(
-                "static ", $op, ": the target's profile differs from the shape's"
-            )),
-            Err(_) => panic!(concat!("static ", $op, " failed")),
-        }
+/// One static operation and its operands, for the build error of a failed rule.
+#[derive(Clone, Copy)]
+pub(crate) enum Call<'a> {
+    /// `op(L)`.
+    Unary(&'a str, &'a Layout),
+    /// `op(A, B)`.
+    Binary(&'a str, &'a Layout, &'a Layout),
+    /// `op(L, n)`: a cotarget or an integer key.
+    WithInt(&'a str, &'a Layout, u64),
+    /// `op(L, (tree))`: a coordinate or a broadcast target.
+    WithTree(&'a str, &'a Layout, &'a IntTuple),
+    /// `op(A, [T, ...])`.
+    WithTiler(&'a str, &'a Layout, &'a [Layout]),
+}
+
+impl Call<'_> {
+    /// The call in notation, as the runtime error prints it: `compose((4,6):(1,5), 6:1)`.
+    pub(crate) const fn write(self, m: ConstMessage) -> ConstMessage {
+        let (m, l) = match self {
+            Call::Unary(op, l)
+            | Call::Binary(op, l, _)
+            | Call::WithInt(op, l, _)
+            | Call::WithTree(op, l, _)
+            | Call::WithTiler(op, l, _) => (m.str(op).char(b'('), l),
+        };
+        let m = m.layout(l);
+        let m = match self {
+            Call::Unary(..) => m,
+            Call::Binary(_, _, b) => m.str(", ").layout(b),
+            Call::WithInt(_, _, n) => m.str(", ").u64(n),
+            Call::WithTree(_, _, t) => m.str(", ").tuple(t),
+            Call::WithTiler(_, _, ts) => m.str(", ").tiler(ts),
+        };
+        m.char(b')')
+    }
+}
+
+/// The result of a static operation, or a build error that names the operation, its
+/// layouts in notation, the failed rule with its values (the runtime error's words) and
+/// what would satisfy it. `const` code cannot `format!`, so the message is built by
+/// [`ConstMessage`]; it is built only when the rule fails.
+#[track_caller]
+pub(crate) const fn or_build_error(result: Result<Layout, CoreError>, call: Call) -> Layout {
+    match result {
+        Ok(l) => l,
+        Err(e) => build_error(failure(call, &e)),
+    }
+}
+
+/// Fails the compiler's evaluation with `msg`, reported at the caller (the failing
+/// `const` item), not inside this module.
+#[track_caller]
+pub(crate) const fn build_error(msg: ConstMessage) -> ! {
+    panic!("{}", msg.as_str())
+}
+
+/// `CALL: RULE; FIX`. Like the runtime, a layout whose modes do not chain because two of
+/// them collide is reported as not injective (decided by enumeration for layouts of up
+/// to [`ENUMERABLE`] indices; larger ones keep the chaining rule, which also holds).
+pub(crate) const fn failure(call: Call, e: &CoreError) -> ConstMessage {
+    let subject = match call {
+        Call::Binary(_, _, b) => b,
+        Call::Unary(_, l) | Call::WithInt(_, l, _) | Call::WithTree(_, l, _) => l,
+        Call::WithTiler(_, l, _) => l,
     };
+    let e = &match *e {
+        CoreError::Unchainable { .. } if collides(subject) => CoreError::NotInjective,
+        e => e,
+    };
+    call.write(ConstMessage::new())
+        .str(": ")
+        .rule(e)
+        .str("; ")
+        .str(fix(e))
+}
+
+/// `static layout SHAPE:STRIDE: RULE; FIX`, for a hand-written static type whose trees do
+/// not make a layout.
+pub(crate) const fn invalid_layout(
+    shape: &IntTuple,
+    stride: &IntTuple,
+    e: &CoreError,
+) -> ConstMessage {
+    ConstMessage::new()
+        .str("static layout ")
+        .tuple(shape)
+        .char(b':')
+        .tuple(stride)
+        .str(": ")
+        .rule(e)
+        .str("; ")
+        .str(fix(e))
+}
+
+/// Layouts of up to this many indices (size and cosize) are checked for collisions by
+/// enumeration in a build error's message.
+const ENUMERABLE: u64 = 1 << 14;
+
+/// Whether two coordinates of `l` reach one index, for a small `l` (else `false`).
+const fn collides(l: &Layout) -> bool {
+    let (size, cosize) = (l.size(), l.cosize());
+    if size > ENUMERABLE || cosize > ENUMERABLE {
+        return false;
+    }
+    let mut seen = [0u64; (ENUMERABLE / 64) as usize];
+    let mut i = 0;
+    while i < size {
+        let idx = match l.index_of(i) {
+            Ok(idx) => idx,
+            Err(_) => return false,
+        };
+        let (word, bit) = ((idx / 64) as usize, 1u64 << (idx % 64));
+        if seen[word] & bit != 0 {
+            return true;
+        }
+        seen[word] |= bit;
+        i += 1;
+    }
+    false
+}
+
+/// What would satisfy the rule `e` names.
+const fn fix(e: &CoreError) -> &'static str {
+    match e {
+        CoreError::StrideDivisibility { .. } => "each stride of B must divide, or be a multiple of, the extent of A it reaches",
+        CoreError::ShapeDivisibility { .. } => "where B spans past a mode of A, its remaining extent must be a multiple of that mode's extent",
+        CoreError::ModeOverlap { .. } => "compose with an injective B, or onto a single-mode A",
+        CoreError::ProductOverlap { .. } => "choose a B whose copies fit in A's complement, or an A without gaps",
+        CoreError::NotInjective => "the operation needs an injective layout (no stride-0 mode of extent above 1, no overlapping modes)",
+        CoreError::Unchainable { .. } => "sorted by stride, each stride must be a multiple of the span (extent times stride) of the smaller ones",
+        CoreError::CotargetTooSmall { .. } => "use a cotarget of at least the layout's size",
+        CoreError::Overflow { .. } => "use smaller extents or strides",
+        CoreError::TooManyLeaves | CoreError::TooManyNodes => "a layout holds at most 32 leaves and 96 tree nodes",
+        CoreError::TooManyTiles { .. } => "give at most one tile per top-level mode",
+        CoreError::BroadcastExtent { .. } => "only extent-1 leaves widen; every other target extent must equal the shape's",
+        CoreError::ProfileMismatch => "the target must nest like the shape",
+        CoreError::OutOfDomain { .. } => "each component must be below its extent, an integer key below the size",
+        CoreError::CoordinateMismatch => "give one component per mode, nested like the shape, or one integer",
+        CoreError::ZeroExtent => "a mode of extent 0 has no coordinates; use 1 for a trivial mode",
+        CoreError::NotCongruent => "a stride tree has the shape's structure",
+        CoreError::ModeOutOfRange { .. } => "use a mode index below the rank",
+    }
 }
 
 macro_rules! static_op {
@@ -93,7 +184,10 @@ static_op!(
 );
 
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for Composed<A, B> {
-    const LAYOUT: Layout = rule!("compose(A, B)", algebra::compose(&A::LAYOUT, &B::LAYOUT));
+    const LAYOUT: Layout = {
+        let (a, b) = (&A::LAYOUT, &B::LAYOUT);
+        or_build_error(algebra::compose(a, b), Call::Binary("compose", a, b))
+    };
 }
 
 /// `complement(A, M)` computed by the compiler ([`StaticLayout::complement`]).
@@ -111,7 +205,10 @@ impl<A: StaticLayout, const M: u64> Complement<A, M> {
 }
 
 impl<A: StaticLayout, const M: u64> StaticLayout for Complement<A, M> {
-    const LAYOUT: Layout = rule!("complement(L, M)", algebra::complement(&A::LAYOUT, M));
+    const LAYOUT: Layout = {
+        let a = &A::LAYOUT;
+        or_build_error(algebra::complement(a, M), Call::WithInt("complement", a, M))
+    };
 }
 
 static_common!([A: StaticLayout, const M: u64] Complement<A, M>);
@@ -122,7 +219,10 @@ static_op!(
 );
 
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for Divided<A, B> {
-    const LAYOUT: Layout = rule!("divide(A, B)", algebra::divide(&A::LAYOUT, &B::LAYOUT));
+    const LAYOUT: Layout = {
+        let (a, b) = (&A::LAYOUT, &B::LAYOUT);
+        or_build_error(algebra::divide(a, b), Call::Binary("divide", a, b))
+    };
 }
 
 static_op!(
@@ -131,10 +231,13 @@ static_op!(
 );
 
 impl<A: StaticLayout, T: StaticTiler> StaticLayout for ZippedDivided<A, T> {
-    const LAYOUT: Layout = rule!(
-        "zipped_divide(A, T)",
-        algebra::zipped_divide(&A::LAYOUT, T::TILES)
-    );
+    const LAYOUT: Layout = {
+        let (a, t) = (&A::LAYOUT, T::TILES);
+        or_build_error(
+            algebra::zipped_divide(a, t),
+            Call::WithTiler("zipped_divide", a, t),
+        )
+    };
 }
 
 static_op!(
@@ -143,10 +246,13 @@ static_op!(
 );
 
 impl<A: StaticLayout, T: StaticTiler> StaticLayout for TiledDivided<A, T> {
-    const LAYOUT: Layout = rule!(
-        "tiled_divide(A, T)",
-        algebra::tiled_divide(&A::LAYOUT, T::TILES)
-    );
+    const LAYOUT: Layout = {
+        let (a, t) = (&A::LAYOUT, T::TILES);
+        or_build_error(
+            algebra::tiled_divide(a, t),
+            Call::WithTiler("tiled_divide", a, t),
+        )
+    };
 }
 
 static_op!(
@@ -155,10 +261,13 @@ static_op!(
 );
 
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for LogicalProduct<A, B> {
-    const LAYOUT: Layout = rule!(
-        "logical_product(A, B)",
-        algebra::logical_product(&A::LAYOUT, &B::LAYOUT)
-    );
+    const LAYOUT: Layout = {
+        let (a, b) = (&A::LAYOUT, &B::LAYOUT);
+        or_build_error(
+            algebra::logical_product(a, b),
+            Call::Binary("logical_product", a, b),
+        )
+    };
 }
 
 static_op!(
@@ -167,10 +276,13 @@ static_op!(
 );
 
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for BlockedProduct<A, B> {
-    const LAYOUT: Layout = rule!(
-        "blocked_product(A, B)",
-        algebra::blocked_product(&A::LAYOUT, &B::LAYOUT)
-    );
+    const LAYOUT: Layout = {
+        let (a, b) = (&A::LAYOUT, &B::LAYOUT);
+        or_build_error(
+            algebra::blocked_product(a, b),
+            Call::Binary("blocked_product", a, b),
+        )
+    };
 }
 
 static_op!(
@@ -179,10 +291,13 @@ static_op!(
 );
 
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for RakedProduct<A, B> {
-    const LAYOUT: Layout = rule!(
-        "raked_product(A, B)",
-        algebra::raked_product(&A::LAYOUT, &B::LAYOUT)
-    );
+    const LAYOUT: Layout = {
+        let (a, b) = (&A::LAYOUT, &B::LAYOUT);
+        or_build_error(
+            algebra::raked_product(a, b),
+            Call::Binary("raked_product", a, b),
+        )
+    };
 }
 
 static_op!(
@@ -191,10 +306,7 @@ static_op!(
 );
 
 impl<A: StaticLayout> StaticLayout for Coalesced<A> {
-    const LAYOUT: Layout = rule!(
-        "coalesce(L)",
-        Ok::<Layout, CoreError>(algebra::coalesce(&A::LAYOUT))
-    );
+    const LAYOUT: Layout = algebra::coalesce(&A::LAYOUT);
 }
 
 static_op!(
@@ -203,10 +315,7 @@ static_op!(
 );
 
 impl<A: StaticLayout> StaticLayout for Filtered<A> {
-    const LAYOUT: Layout = rule!(
-        "filter(L)",
-        Ok::<Layout, CoreError>(algebra::filter(&A::LAYOUT))
-    );
+    const LAYOUT: Layout = algebra::filter(&A::LAYOUT);
 }
 
 static_op!(
@@ -215,7 +324,10 @@ static_op!(
 );
 
 impl<A: StaticLayout> StaticLayout for RightInverse<A> {
-    const LAYOUT: Layout = rule!("right_inverse(L)", algebra::right_inverse(&A::LAYOUT));
+    const LAYOUT: Layout = {
+        let a = &A::LAYOUT;
+        or_build_error(algebra::right_inverse(a), Call::Unary("right_inverse", a))
+    };
 }
 
 static_op!(
@@ -224,7 +336,10 @@ static_op!(
 );
 
 impl<A: StaticLayout> StaticLayout for LeftInverse<A> {
-    const LAYOUT: Layout = rule!("left_inverse(L)", algebra::left_inverse(&A::LAYOUT));
+    const LAYOUT: Layout = {
+        let a = &A::LAYOUT;
+        or_build_error(algebra::left_inverse(a), Call::Unary("left_inverse", a))
+    };
 }
 
 static_op!(
@@ -233,13 +348,14 @@ static_op!(
 );
 
 impl<A: StaticLayout, T: IntTree> StaticLayout for Broadcast<A, T> {
-    const LAYOUT: Layout = rule!(
-        "broadcast_to(L, SHAPE)",
-        A::LAYOUT.broadcast_tuple(&T::TUPLE)
-    );
+    const LAYOUT: Layout = {
+        let (a, t) = (&A::LAYOUT, &T::TUPLE);
+        or_build_error(a.broadcast_tuple(t), Call::WithTree("broadcast_to", a, t))
+    };
 }
 
-/// A static tiler: a tuple of one to four static tile layouts, one per leading mode.
+/// A static tiler: a tuple of 1 to 32 static tile layouts, one per leading mode (at
+/// most the layout's rank, or the division fails the build naming both counts).
 ///
 /// ```
 /// use strideweave::{layout_type, StaticTiler};
@@ -247,25 +363,27 @@ impl<A: StaticLayout, T: IntTree> StaticLayout for Broadcast<A, T> {
 /// assert_eq!(T::TILES.len(), 2);
 /// assert_eq!(T::TILES[1].to_string(), "2:1");
 /// ```
-pub trait StaticTiler: Copy + Default + 'static {
+pub trait StaticTiler: Copy + 'static {
     /// The tile layouts, computed by the compiler.
     const TILES: &'static [Layout];
 }
 
-impl<A: StaticLayout> StaticTiler for (A,) {
-    const TILES: &'static [Layout] = &[A::LAYOUT];
+/// The tiler impls for every tuple length from 32 (a layout's leaf capacity, so its
+/// largest rank) down to 1.
+macro_rules! tuple_tilers {
+    () => {};
+    ($t0:ident $(, $t:ident)*) => {
+        impl<$t0: StaticLayout $(, $t: StaticLayout)*> StaticTiler for ($t0, $($t,)*) {
+            const TILES: &'static [Layout] = &[$t0::LAYOUT $(, $t::LAYOUT)*];
+        }
+        tuple_tilers!($($t),*);
+    };
 }
-impl<A: StaticLayout, B: StaticLayout> StaticTiler for (A, B) {
-    const TILES: &'static [Layout] = &[A::LAYOUT, B::LAYOUT];
-}
-impl<A: StaticLayout, B: StaticLayout, D: StaticLayout> StaticTiler for (A, B, D) {
-    const TILES: &'static [Layout] = &[A::LAYOUT, B::LAYOUT, D::LAYOUT];
-}
-impl<A: StaticLayout, B: StaticLayout, D: StaticLayout, E: StaticLayout> StaticTiler
-    for (A, B, D, E)
-{
-    const TILES: &'static [Layout] = &[A::LAYOUT, B::LAYOUT, D::LAYOUT, E::LAYOUT];
-}
+
+tuple_tilers!(
+    T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20,
+    T21, T22, T23, T24, T25, T26, T27, T28, T29, T30, T31
+);
 
 /// The index of static coordinate `K` in static layout `L`, computed by the compiler.
 pub(crate) struct IndexAt<L, K>(PhantomData<fn() -> (L, K)>);
@@ -273,11 +391,62 @@ pub(crate) struct IndexAt<L, K>(PhantomData<fn() -> (L, K)>);
 impl<L: StaticLayout, K: IntTree> IndexAt<L, K> {
     pub(crate) const VALUE: u64 = match L::LAYOUT.index_tuple(&K::TUPLE) {
         Ok(v) => v,
-        Err(CoreError::OutOfDomain { .. }) => panic!(
-            "static coordinate is outside the layout's domain: each component must be below its extent (an integer key below SIZE)"
-        ),
-        Err(_) => panic!(
-            "static coordinate does not follow the layout's hierarchy: give one component per mode, nested like the shape, or one integer"
-        ),
+        Err(e) => build_error(failure(Call::WithTree("index", &L::LAYOUT, &K::TUPLE), &e)),
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn l(s: &str) -> Layout {
+        s.parse().unwrap()
+    }
+
+    /// Issue 9 item 3: a static rule failure prints the runtime error's text (operation,
+    /// layouts in notation, rule with its values), then what would satisfy the rule.
+    #[test]
+    fn static_failures_read_as_the_runtime_errors_plus_a_fix() {
+        let (a, b) = (l("(4,6):(1,5)"), l("6:1"));
+        let e = algebra::compose(&a, &b).unwrap_err();
+        let msg = failure(Call::Binary("compose", &a, &b), &e);
+        let runtime = a.compose(&b).unwrap_err().to_string();
+        assert!(msg
+            .as_str()
+            .starts_with(&format!("{}; ", runtime.trim_start_matches("value: "))));
+        assert!(msg
+            .as_str()
+            .starts_with("compose((4,6):(1,5), 6:1): shape divisibility"));
+
+        // the static divide names the runtime's rule (the tile's modes do not chain)
+        let (a, b) = (l("12:1"), l("(2,2):(1,3)"));
+        let e = algebra::divide(&a, &b).unwrap_err();
+        let runtime = a.divide(&b).unwrap_err();
+        assert_eq!(runtime.core(), Some(e));
+        let msg = failure(Call::Binary("divide", &a, &b), &e);
+        assert!(
+            msg.as_str().starts_with(runtime.message()),
+            "{}",
+            msg.as_str()
+        );
+
+        // a non-injective complement names self-overlap, as the runtime does
+        let a = l("(4,2):(1,1)");
+        let e = algebra::complement(&a, 8).unwrap_err();
+        let runtime = a.complement(8).unwrap_err();
+        assert!(runtime.message().contains("not injective"));
+        let msg = failure(Call::WithInt("complement", &a, 8), &e);
+        assert!(
+            msg.as_str().starts_with(runtime.message()),
+            "{}",
+            msg.as_str()
+        );
+
+        let (a, tiles) = (l("(4,4):(1,4)"), [l("2:1"), l("2:1"), l("2:1")]);
+        let e = algebra::zipped_divide(&a, &tiles).unwrap_err();
+        assert_eq!(
+            failure(Call::WithTiler("zipped_divide", &a, &tiles), &e).as_str(),
+            "zipped_divide((4,4):(1,4), [2:1,2:1,2:1]): 3 tiles given for a layout of rank 2; give at most one tile per top-level mode"
+        );
+    }
 }

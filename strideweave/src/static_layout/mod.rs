@@ -432,16 +432,7 @@ impl<S: Congruent<D>, D: IntTree> Static<S, D> {
 impl<S: Congruent<D>, D: IntTree> StaticLayout for Static<S, D> {
     const LAYOUT: Layout = match Layout::from_trees(S::TUPLE, D::TUPLE) {
         Ok(l) => l,
-        Err(CoreError::ZeroExtent) => {
-            panic!("static layout has a zero extent: every shape extent must be at least 1")
-        }
-        Err(CoreError::Overflow { .. }) => {
-            panic!("static layout overflows: its size or cosize does not fit in 64 bits")
-        }
-        Err(CoreError::NotCongruent) => {
-            panic!("static layout: shape and stride are not congruent")
-        }
-        Err(_) => panic!("static layout has more leaves or nodes than a layout holds"),
+        Err(e) => algebra::build_error(algebra::invalid_layout(&S::TUPLE, &D::TUPLE, &e)),
     };
 }
 

@@ -36,8 +36,8 @@ impl<const N: u64> fmt::Display for C<N> {
     }
 }
 
-/// A type-level integer tree: a leaf [`C<N>`](C), `()`, or a tuple (up to 12 items) of
-/// trees. Its value is the flat [`IntTuple`] the runtime uses, computed by the compiler.
+/// A type-level integer tree: a leaf [`C<N>`](C), `()`, or a tuple (up to 32 items, a
+/// layout's leaf capacity) of trees. Its value is the flat [`IntTuple`] the runtime uses, computed by the compiler.
 ///
 /// ```
 /// use strideweave::{IntTree, C};
@@ -45,7 +45,7 @@ impl<const N: u64> fmt::Display for C<N> {
 /// assert_eq!(T::tuple().to_string(), "(4,((2),3))");
 /// assert_eq!(<C<20>>::tuple(), <(C<20>,)>::tuple()); // `20` and `(20)` are one value
 /// ```
-pub trait IntTree: Copy + Default + fmt::Debug + 'static {
+pub trait IntTree: Copy + 'static {
     /// Whether this tree is a single integer leaf.
     const IS_LEAF: bool;
     /// The tree as a flat tuple, or the capacity it overflows (building block of
@@ -99,13 +99,14 @@ const fn push_item(
 }
 
 /// The tree of a static type, or a build error naming the capacity that overflowed.
+#[track_caller]
 pub(crate) const fn tuple_or_panic(t: Result<IntTuple, CoreError>) -> IntTuple {
     match t {
         Ok(t) => t,
         Err(CoreError::TooManyLeaves) => {
-            panic!("static tree has more than 32 leaves (strideweave::MAX_LEAVES)")
+            panic!("static tree has more than 32 leaves: a layout holds at most 32 leaves")
         }
-        Err(_) => panic!("static tree has more than 96 nodes (strideweave::MAX_NODES)"),
+        Err(_) => panic!("static tree has more than 96 nodes: a layout holds at most 96 tree nodes (leaves and parentheses)"),
     }
 }
 
@@ -148,37 +149,30 @@ impl<const A: u64, const B: u64> SameProfile<C<B>> for C<A> {}
 #[diagnostic::do_not_recommend]
 impl SameProfile<()> for () {}
 
+/// The tree impls for every tuple length from 32 down to 1 (a layout holds at most 32
+/// leaves, so no wider tuple can be a valid tree).
 macro_rules! tuple_trees {
-    ($(($($s:ident $d:ident),+)),* $(,)?) => {$(
-        impl<$($s: IntTree),+> IntTree for ($($s,)+) {
+    () => {};
+    ($s0:ident $d0:ident $(, $s:ident $d:ident)*) => {
+        impl<$s0: IntTree $(, $s: IntTree)*> IntTree for ($s0, $($s,)*) {
             const IS_LEAF: bool = false;
             const ITEMS: Result<IntTuple, CoreError> = {
-                let acc = Ok(IntTuple::EMPTY);
-                $(let acc = push_item(acc, $s::ITEMS, $s::IS_LEAF);)+
+                let acc = push_item(Ok(IntTuple::EMPTY), $s0::ITEMS, $s0::IS_LEAF);
+                $(let acc = push_item(acc, $s::ITEMS, $s::IS_LEAF);)*
                 acc
             };
         }
         #[diagnostic::do_not_recommend]
-        impl<$($s: Congruent<$d>, $d: IntTree),+> Congruent<($($d,)+)> for ($($s,)+) {}
+        impl<$s0: Congruent<$d0>, $d0: IntTree $(, $s: Congruent<$d>, $d: IntTree)*>
+            Congruent<($d0, $($d,)*)> for ($s0, $($s,)*) {}
         #[diagnostic::do_not_recommend]
-        impl<$($s: SameProfile<$d>, $d: IntTree),+> SameProfile<($($d,)+)> for ($($s,)+) {}
-    )*};
+        impl<$s0: SameProfile<$d0>, $d0: IntTree $(, $s: SameProfile<$d>, $d: IntTree)*>
+            SameProfile<($d0, $($d,)*)> for ($s0, $($s,)*) {}
+        tuple_trees!($($s $d),*);
+    };
 }
 
-tuple_trees!(
-    (S0 D0),
-    (S0 D0, S1 D1),
-    (S0 D0, S1 D1, S2 D2),
-    (S0 D0, S1 D1, S2 D2, S3 D3),
-    (S0 D0, S1 D1, S2 D2, S3 D3, S4 D4),
-    (S0 D0, S1 D1, S2 D2, S3 D3, S4 D4, S5 D5),
-    (S0 D0, S1 D1, S2 D2, S3 D3, S4 D4, S5 D5, S6 D6),
-    (S0 D0, S1 D1, S2 D2, S3 D3, S4 D4, S5 D5, S6 D6, S7 D7),
-    (S0 D0, S1 D1, S2 D2, S3 D3, S4 D4, S5 D5, S6 D6, S7 D7, S8 D8),
-    (S0 D0, S1 D1, S2 D2, S3 D3, S4 D4, S5 D5, S6 D6, S7 D7, S8 D8, S9 D9),
-    (S0 D0, S1 D1, S2 D2, S3 D3, S4 D4, S5 D5, S6 D6, S7 D7, S8 D8, S9 D9, S10 D10),
-    (S0 D0, S1 D1, S2 D2, S3 D3, S4 D4, S5 D5, S6 D6, S7 D7, S8 D8, S9 D9, S10 D10, S11 D11),
-);
+tuple_trees!(S0 D0, S1 D1, S2 D2, S3 D3, S4 D4, S5 D5, S6 D6, S7 D7, S8 D8, S9 D9, S10 D10, S11 D11, S12 D12, S13 D13, S14 D14, S15 D15, S16 D16, S17 D17, S18 D18, S19 D19, S20 D20, S21 D21, S22 D22, S23 D23, S24 D24, S25 D25, S26 D26, S27 D27, S28 D28, S29 D29, S30 D30, S31 D31);
 
 /// The recipe nodes of a tuple, copied into a fixed array (for `&'static` profiles).
 pub(crate) const fn recipe_array(t: &IntTuple) -> [Node; crate::MAX_NODES] {

@@ -1,0 +1,281 @@
+//! Messages built by `const fn`s in a fixed buffer: integer trees and layouts in notation,
+//! and the rule a [`CoreError`] names, with its values.
+//!
+//! The runtime prints through it (`Display` of [`IntTuple`], [`CoreError::describe`]), and
+//! static layouts use it in `const` evaluation, where `format!` is not available: a failed
+//! static rule panics with `panic!("{}", msg.as_str())`, so a build error shows the same
+//! words and values as the runtime error.
+//!
+//! ```
+//! use strideweave::{message::ConstMessage, CoreError, Layout};
+//! const A: Layout = match Layout::leaf(6, 1) { Ok(l) => l, Err(_) => panic!() };
+//! const MSG: ConstMessage = ConstMessage::new()
+//!     .str("compose(")
+//!     .layout(&A)
+//!     .str("): ")
+//!     .rule(&CoreError::CotargetTooSmall { size: 6, cotarget: 4 });
+//! assert_eq!(MSG.as_str(), "compose(6:1): layout size 6 is larger than cotarget 4");
+//! ```
+
+use crate::error::CoreError;
+use crate::int_tuple::{IntTuple, Node, MAX_LEAVES, MAX_NODES};
+use crate::Layout;
+
+/// Bytes a message holds: two layouts of full capacity in notation and a rule fit.
+pub const MESSAGE_CAPACITY: usize = 4096;
+
+/// A message under construction in a fixed buffer; text past the capacity is cut and
+/// marked with `...`. Every method is a `const fn` taking and returning the message.
+#[derive(Clone, Copy)]
+pub struct ConstMessage {
+    buf: [u8; MESSAGE_CAPACITY],
+    len: usize,
+}
+
+impl Default for ConstMessage {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ConstMessage {
+    /// The empty message.
+    pub const fn new() -> Self {
+        ConstMessage {
+            buf: [0; MESSAGE_CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// The text so far.
+    pub const fn as_str(&self) -> &str {
+        let (text, _) = self.buf.split_at(self.len);
+        match core::str::from_utf8(text) {
+            Ok(s) => s,
+            Err(_) => "(message is not UTF-8)",
+        }
+    }
+
+    /// Appends `s` (cut at the capacity, at a character boundary, with `...`).
+    pub const fn str(mut self, s: &str) -> Self {
+        let bytes = s.as_bytes();
+        let room = MESSAGE_CAPACITY - 3;
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.len >= MESSAGE_CAPACITY {
+                return self; // already cut
+            }
+            if self.len >= room && (bytes[i] & 0xC0) != 0x80 {
+                if self.len > room {
+                    return self; // cut already, after a character's last bytes
+                }
+                self.buf[self.len] = b'.';
+                self.buf[self.len + 1] = b'.';
+                self.buf[self.len + 2] = b'.';
+                self.len = MESSAGE_CAPACITY;
+                return self;
+            }
+            self.buf[self.len] = bytes[i];
+            self.len += 1;
+            i += 1;
+        }
+        self
+    }
+
+    /// Appends one ASCII character.
+    pub const fn char(self, c: u8) -> Self {
+        let one = [c];
+        match core::str::from_utf8(&one) {
+            Ok(s) => self.str(s),
+            Err(_) => self,
+        }
+    }
+
+    /// Appends `v` in decimal.
+    pub const fn u64(self, v: u64) -> Self {
+        let mut digits = [0u8; 20];
+        let mut n = 0;
+        let mut rest = v;
+        loop {
+            digits[19 - n] = b'0' + (rest % 10) as u8;
+            n += 1;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        let (_, text) = digits.split_at(20 - n);
+        match core::str::from_utf8(text) {
+            Ok(s) => self.str(s),
+            Err(_) => self,
+        }
+    }
+
+    /// Appends an integer tree in canonical notation: a single integer bare, anything
+    /// else in parentheses, no spaces (`(2,(3,4))`).
+    pub const fn tuple(self, t: &IntTuple) -> Self {
+        if t.is_scalar() {
+            return self.u64(t.leaf(0));
+        }
+        let mut m = self.char(b'(');
+        let (mut i, mut leaf, mut first) = (0, 0, true);
+        while i < t.node_count() {
+            let node = t.node(i);
+            if !first && !matches!(node, Node::Pop) {
+                m = m.char(b',');
+            }
+            match node {
+                Node::Leaf => {
+                    m = m.u64(t.leaf(leaf));
+                    leaf += 1;
+                    first = false;
+                }
+                Node::Push => {
+                    m = m.char(b'(');
+                    first = true;
+                }
+                Node::Pop => {
+                    m = m.char(b')');
+                    first = false;
+                }
+            }
+            i += 1;
+        }
+        m.char(b')')
+    }
+
+    /// Appends a layout as `SHAPE:STRIDE`.
+    pub const fn layout(self, l: &Layout) -> Self {
+        self.tuple(l.shape().as_tuple())
+            .char(b':')
+            .tuple(l.stride().as_tuple())
+    }
+
+    /// Appends a tiler as `[L,L,...]`.
+    pub const fn tiler(self, tiles: &[Layout]) -> Self {
+        let mut m = self.char(b'[');
+        let mut i = 0;
+        while i < tiles.len() {
+            if i > 0 {
+                m = m.char(b',');
+            }
+            m = m.layout(&tiles[i]);
+            i += 1;
+        }
+        m.char(b']')
+    }
+
+    /// Appends the rule `e` names, with its values, as the runtime error words it.
+    pub const fn rule(self, e: &CoreError) -> Self {
+        match *e {
+            CoreError::TooManyLeaves => self
+                .str("more than ")
+                .u64(MAX_LEAVES as u64)
+                .str(" leaves in one layout"),
+            CoreError::TooManyNodes => self
+                .str("more than ")
+                .u64(MAX_NODES as u64)
+                .str(" tree nodes in one layout"),
+            CoreError::ZeroExtent => self.str("extents must be at least 1"),
+            CoreError::Overflow { op, lhs, rhs } => {
+                let op = if op == '+' { b'+' } else { b'*' };
+                self.u64(lhs)
+                    .char(b' ')
+                    .char(op)
+                    .char(b' ')
+                    .u64(rhs)
+                    .str(" overflows 64 bits")
+            }
+            CoreError::NotCongruent => self.str("shape and stride are not congruent"),
+            CoreError::OutOfDomain { value, extent } => self
+                .str("key ")
+                .u64(value)
+                .str(" is outside the shape domain [0, ")
+                .u64(extent)
+                .char(b')'),
+            CoreError::CoordinateMismatch => {
+                self.str("coordinate does not match the shape's hierarchy")
+            }
+            CoreError::ModeOutOfRange { index, rank } => self
+                .str("mode ")
+                .u64(index)
+                .str(" is out of range for rank ")
+                .u64(rank),
+            CoreError::TooManyTiles { tiles, rank } => self
+                .u64(tiles)
+                .str(" tiles given for a layout of rank ")
+                .u64(rank),
+            CoreError::StrideDivisibility { extent, stride } => self
+                .str("stride divisibility condition fails: extent ")
+                .u64(extent)
+                .str(" of A and stride ")
+                .u64(stride)
+                .str(" of B divide neither way"),
+            CoreError::ShapeDivisibility { extent, rest } => self
+                .str("shape divisibility condition fails: remaining extent ")
+                .u64(rest)
+                .str(" of B spans past extent ")
+                .u64(extent)
+                .str(" of A and is not a multiple of it"),
+            CoreError::ModeOverlap { extent, reach } => self
+                .str("B's modes overlap in A's coordinates: together they reach coordinate ")
+                .u64(reach)
+                .str(" of a mode of A with extent ")
+                .u64(extent)
+                .str(", so A(B(c)) is not the sum of the parts"),
+            CoreError::ProductOverlap { copies, room } => self
+                .str("the complement of A up to size(A)*cosize(B) has room for ")
+                .u64(room)
+                .str(" copies of A, fewer than cosize(B) = ")
+                .u64(copies)
+                .str(", and extending it puts copies onto A (the product would not be injective)"),
+            CoreError::NotInjective => self.str("layout is not injective (self-overlap)"),
+            CoreError::Unchainable { stride, span } => self
+                .str("modes do not chain: stride ")
+                .u64(stride)
+                .str(" is not a multiple of the span ")
+                .u64(span)
+                .str(" of the smaller-stride modes"),
+            CoreError::CotargetTooSmall { size, cotarget } => self
+                .str("layout size ")
+                .u64(size)
+                .str(" is larger than cotarget ")
+                .u64(cotarget),
+            CoreError::BroadcastExtent { from, to } => self
+                .str("extent ")
+                .u64(from)
+                .str(" cannot broadcast to ")
+                .u64(to)
+                .str(" (only extent 1 widens)"),
+            CoreError::ProfileMismatch => self.str("shape profiles differ"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_trees_and_layouts_print_in_notation() {
+        assert_eq!(ConstMessage::new().u64(0).as_str(), "0");
+        assert_eq!(
+            ConstMessage::new().u64(u64::MAX).as_str(),
+            "18446744073709551615"
+        );
+        for text in ["(2,(3,(4)),()):(1,(2,(6)),())", "((4)):((2))", "7:0"] {
+            let l = crate::notation::parse_layout(text).unwrap();
+            assert_eq!(ConstMessage::new().layout(&l).as_str(), text);
+        }
+    }
+
+    #[test]
+    fn text_past_the_capacity_is_cut_with_an_ellipsis() {
+        let mut m = ConstMessage::new();
+        for _ in 0..MESSAGE_CAPACITY {
+            m = m.str("ab");
+        }
+        assert_eq!(m.as_str().len(), MESSAGE_CAPACITY);
+        assert!(m.as_str().ends_with("..."));
+    }
+}

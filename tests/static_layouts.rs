@@ -284,3 +284,102 @@ fn generic_kernel_instantiated_through_layout_type() {
     assert_eq!(gather::<layout_type!((2,2):(1,8))>(&src), [0, 1, 8, 9]);
     assert_eq!(gather::<layout_type!((2,2):(8,1))>(&src), [0, 8, 1, 9]);
 }
+
+/// Issue 9 item 4: static trees as wide as the runtime capacity. A valid 13-mode static
+/// layout is accepted (tuples used to stop at 12) and a 32-leaf one works.
+#[test]
+fn static_trees_hold_up_to_32_flat_modes() {
+    let l13 = layout!((1,2,1,2,1,2,1,2,1,2,1,2,3):(0,1,0,2,0,4,0,8,0,16,0,32,64));
+    assert_eq!(
+        l13.layout(),
+        rt("(1,2,1,2,1,2,1,2,1,2,1,2,3):(0,1,0,2,0,4,0,8,0,16,0,32,64)")
+    );
+    type L32 = layout_type!((
+        2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1
+    ));
+    assert_eq!((L32::LEAVES, L32::RANK, L32::SIZE), (32, 32, 1 << 16));
+    assert_eq!(
+        L32::default().index_of((1 << 16) - 1).unwrap(),
+        (1 << 16) - 1
+    );
+}
+
+/// Issue 9 item 4: static tilers as long as the layout's rank (they stopped at 4).
+#[test]
+fn static_tilers_reach_the_layout_rank() {
+    let a = layout!((2,2,2,2,2,2):(1,2,4,8,16,32));
+    let t = (
+        layout!(1:1),
+        layout!(2:1),
+        layout!(1:1),
+        layout!(2:1),
+        layout!(1:1),
+        layout!(2:1),
+    );
+    let tiles: Vec<Layout> = ["1:1", "2:1", "1:1", "2:1", "1:1", "2:1"]
+        .iter()
+        .map(|s| rt(s))
+        .collect();
+    assert_eq!(
+        a.zipped_divide(t),
+        a.layout().zipped_divide(&tiles).unwrap()
+    );
+    assert_eq!(a.tiled_divide(t), a.layout().tiled_divide(&tiles).unwrap());
+}
+
+/// Issue 9 item 2: algebra written inside `layout!`/`layout_type!` is computed at expansion
+/// and equals the runtime algebra.
+#[test]
+fn macro_algebra_equals_the_runtime_algebra() {
+    let z = layout!(zipped_divide((8,8):(8,1), [2:1,4:1]));
+    let tiles = [rt("2:1"), rt("4:1")];
+    assert_eq!(z, rt("(8,8):(8,1)").zipped_divide(&tiles).unwrap());
+    type C = layout_type!(compose(20:2, (5,4):(4,1)));
+    assert_eq!(C::LAYOUT, rt("20:2").compose(&rt("(5,4):(4,1)")).unwrap());
+    let p = layout!(blocked_product((4,8):(8,1), (2,3):(1,2)));
+    assert_eq!(
+        p,
+        rt("(4,8):(8,1)")
+            .blocked_product(&rt("(2,3):(1,2)"))
+            .unwrap()
+    );
+    let nested = layout!(compose(coalesce((2,(1,6)):(1,(6,2))), complement(4:3, 12)));
+    let inner = rt("4:3").complement(12).unwrap();
+    assert_eq!(
+        nested,
+        rt("(2,(1,6)):(1,(6,2))")
+            .coalesce()
+            .compose(&inner)
+            .unwrap()
+    );
+    // the result is an ordinary static layout
+    assert_eq!(std::mem::size_of_val(&p), 0);
+    assert_eq!(
+        p.index_of(1).unwrap(),
+        rt("((4,2),(8,3)):((8,32),(1,64))").index_of(1).unwrap()
+    );
+}
+
+/// Issue 9 item 4: `CoreError` is a `std::error::Error`, so `?` into `Box<dyn Error>` works.
+#[test]
+fn core_error_converts_into_box_dyn_error() {
+    fn leaf(n: u64) -> Result<Layout, Box<dyn std::error::Error>> {
+        Ok(Layout::leaf(n, 1)?)
+    }
+    assert_eq!(leaf(3).unwrap(), rt("3:1"));
+    assert_eq!(
+        leaf(0).unwrap_err().to_string(),
+        "extents must be at least 1"
+    );
+}
+
+/// Issue 9 item 4: `"(2,2)".parse::<Layout>()` takes a shape alone, as `layout!((2,2))`.
+#[test]
+fn parsing_a_shape_alone_gives_compact_column_major_strides() {
+    assert_eq!(rt("(2,2)"), layout!((2, 2)));
+    assert_eq!(rt("(4,(2,3))"), layout!((4, (2, 3))));
+    assert_eq!(rt("7"), layout!(7));
+    assert!("(2,0)".parse::<Layout>().is_err());
+    assert!("(2,2) x".parse::<Layout>().is_err());
+}

@@ -186,7 +186,8 @@ static_op!(
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for Composed<A, B> {
     const LAYOUT: Layout = {
         let (a, b) = (&A::LAYOUT, &B::LAYOUT);
-        or_build_error(algebra::compose(a, b), Call::Binary("compose", a, b))
+        let r = algebra::compose(a, b);
+        or_build_error(r, Call::Binary("compose", a, b))
     };
 }
 
@@ -207,7 +208,8 @@ impl<A: StaticLayout, const M: u64> Complement<A, M> {
 impl<A: StaticLayout, const M: u64> StaticLayout for Complement<A, M> {
     const LAYOUT: Layout = {
         let a = &A::LAYOUT;
-        or_build_error(algebra::complement(a, M), Call::WithInt("complement", a, M))
+        let r = algebra::complement(a, M);
+        or_build_error(r, Call::WithInt("complement", a, M))
     };
 }
 
@@ -221,7 +223,8 @@ static_op!(
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for Divided<A, B> {
     const LAYOUT: Layout = {
         let (a, b) = (&A::LAYOUT, &B::LAYOUT);
-        or_build_error(algebra::divide(a, b), Call::Binary("divide", a, b))
+        let r = algebra::divide(a, b);
+        or_build_error(r, Call::Binary("divide", a, b))
     };
 }
 
@@ -233,10 +236,8 @@ static_op!(
 impl<A: StaticLayout, T: StaticTiler> StaticLayout for ZippedDivided<A, T> {
     const LAYOUT: Layout = {
         let (a, t) = (&A::LAYOUT, T::TILES);
-        or_build_error(
-            algebra::zipped_divide(a, t),
-            Call::WithTiler("zipped_divide", a, t),
-        )
+        let r = algebra::zipped_divide(a, t);
+        or_build_error(r, Call::WithTiler("zipped_divide", a, t))
     };
 }
 
@@ -248,10 +249,8 @@ static_op!(
 impl<A: StaticLayout, T: StaticTiler> StaticLayout for TiledDivided<A, T> {
     const LAYOUT: Layout = {
         let (a, t) = (&A::LAYOUT, T::TILES);
-        or_build_error(
-            algebra::tiled_divide(a, t),
-            Call::WithTiler("tiled_divide", a, t),
-        )
+        let r = algebra::tiled_divide(a, t);
+        or_build_error(r, Call::WithTiler("tiled_divide", a, t))
     };
 }
 
@@ -263,10 +262,8 @@ static_op!(
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for LogicalProduct<A, B> {
     const LAYOUT: Layout = {
         let (a, b) = (&A::LAYOUT, &B::LAYOUT);
-        or_build_error(
-            algebra::logical_product(a, b),
-            Call::Binary("logical_product", a, b),
-        )
+        let r = algebra::logical_product(a, b);
+        or_build_error(r, Call::Binary("logical_product", a, b))
     };
 }
 
@@ -278,10 +275,8 @@ static_op!(
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for BlockedProduct<A, B> {
     const LAYOUT: Layout = {
         let (a, b) = (&A::LAYOUT, &B::LAYOUT);
-        or_build_error(
-            algebra::blocked_product(a, b),
-            Call::Binary("blocked_product", a, b),
-        )
+        let r = algebra::blocked_product(a, b);
+        or_build_error(r, Call::Binary("blocked_product", a, b))
     };
 }
 
@@ -293,10 +288,8 @@ static_op!(
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for RakedProduct<A, B> {
     const LAYOUT: Layout = {
         let (a, b) = (&A::LAYOUT, &B::LAYOUT);
-        or_build_error(
-            algebra::raked_product(a, b),
-            Call::Binary("raked_product", a, b),
-        )
+        let r = algebra::raked_product(a, b);
+        or_build_error(r, Call::Binary("raked_product", a, b))
     };
 }
 
@@ -326,7 +319,8 @@ static_op!(
 impl<A: StaticLayout> StaticLayout for RightInverse<A> {
     const LAYOUT: Layout = {
         let a = &A::LAYOUT;
-        or_build_error(algebra::right_inverse(a), Call::Unary("right_inverse", a))
+        let r = algebra::right_inverse(a);
+        or_build_error(r, Call::Unary("right_inverse", a))
     };
 }
 
@@ -338,7 +332,8 @@ static_op!(
 impl<A: StaticLayout> StaticLayout for LeftInverse<A> {
     const LAYOUT: Layout = {
         let a = &A::LAYOUT;
-        or_build_error(algebra::left_inverse(a), Call::Unary("left_inverse", a))
+        let r = algebra::left_inverse(a);
+        or_build_error(r, Call::Unary("left_inverse", a))
     };
 }
 
@@ -350,7 +345,8 @@ static_op!(
 impl<A: StaticLayout, T: IntTree> StaticLayout for Broadcast<A, T> {
     const LAYOUT: Layout = {
         let (a, t) = (&A::LAYOUT, &T::TUPLE);
-        or_build_error(a.broadcast_tuple(t), Call::WithTree("broadcast_to", a, t))
+        let r = a.broadcast_tuple(t);
+        or_build_error(r, Call::WithTree("broadcast_to", a, t))
     };
 }
 

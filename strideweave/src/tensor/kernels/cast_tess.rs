@@ -28,12 +28,13 @@ use crate::{Static, StaticLayout, C};
 /// the compact ones `(1, TC, TC*TW, TC*TW*TH)`; the stride of an extent-1 mode is never
 /// used and is not checked. Anything else panics here, which in a constant is a build
 /// error naming the rule.
+#[track_caller]
 const fn tile_extents(l: &crate::Layout) -> [usize; 4] {
+    use crate::message::ConstMessage;
+    let named = ConstMessage::new().str("static tile layout ").layout(l);
     if l.rank() != 4 || l.leaf_count() != 4 {
-        panic!(
-            "static tile layout must be a flat rank-4 layout (TC,TW,TH,TD):(1,TC,TC*TW,TC*TW*TH), \
-             e.g. (16,4,4,1):(1,16,64,256)"
-        );
+        let m = named.str(": a tile layout is flat and of rank 4, (TC,TW,TH,TD):(1,TC,TC*TW,TC*TW*TH), e.g. (16,4,4,1):(1,16,64,256)");
+        panic!("{}", m.as_str());
     }
     let ext = [
         l.leaf_extent(3),
@@ -46,12 +47,25 @@ const fn tile_extents(l: &crate::Layout) -> [usize; 4] {
     let mut k = 0;
     while k < 4 {
         if l.leaf_extent(k) > 1 && l.leaf_stride(k) != want {
-            panic!(
-                "static tile layout strides must be the compact order (1,TC,TC*TW,TC*TW*TH) the \
-                 placement spec requires (channel fastest, then W, H, D)"
-            );
+            let m = named
+                .str(": mode ")
+                .u64(k as u64)
+                .str(" has stride ")
+                .u64(l.leaf_stride(k))
+                .str(" where the compact tile order (1,TC,TC*TW,TC*TW*TH) (channel fastest, then W, H, D) needs ")
+                .u64(want)
+                .str("; the tile of these extents is ")
+                .tuple(l.shape().as_tuple())
+                .str(":(1,")
+                .u64(ext[3])
+                .char(b',')
+                .u64(ext[3].saturating_mul(ext[2]))
+                .char(b',')
+                .u64(ext[3].saturating_mul(ext[2]).saturating_mul(ext[1]))
+                .char(b')');
+            panic!("{}", m.as_str());
         }
-        want *= l.leaf_extent(k);
+        want = want.saturating_mul(l.leaf_extent(k));
         k += 1;
     }
     if want > u32::MAX as u64 {

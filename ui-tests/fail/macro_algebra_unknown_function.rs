@@ -1,0 +1,4 @@
+// An unknown function name in layout!.
+fn main() {
+    let _f = strideweave::layout!(frobnicate(2:1));
+}

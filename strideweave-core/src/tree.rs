@@ -34,6 +34,11 @@ impl Node {
 
 /// Values a [`Tree`] item can be built from: a [`TreeItem`], a nested [`Tree`], an
 /// integer (a plain leaf) or a [`Node`] (only `Node::Leaf` is an item).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tree item",
+    label = "a tree item is an integer leaf, `Node::Leaf`, `Node::id(n)` or a nested `Tree`",
+    note = "write e.g. `Tree::new([Node::id(0), Node::id(1)])` or `Tree::new([1, 2])`"
+)]
 pub trait IntoTreeItem {
     /// The item, or a value error for a marker that is not an item.
     fn into_tree_item(self) -> Result<TreeItem, LayoutError>;

@@ -34,4 +34,4 @@ pub use error::{CoreError, ErrorKind, LayoutError};
 pub use int_tuple::{Coord, IntTuple, IntoIntTuple, Node, Shape, Stride, MAX_LEAVES, MAX_NODES};
 pub use layout::Layout;
 pub use ops::ComposeWith;
-pub use tree::{Tree, TreeItem};
+pub use tree::{IntoTreeItem, Tree, TreeItem};

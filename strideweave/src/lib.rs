@@ -23,8 +23,8 @@ pub mod view;
 
 pub use static_layout::{IntTree, Static, StaticLayout, StaticTiler, C};
 pub use strideweave_core::{
-    ComposeWith, Coord, CoreError, ErrorKind, IntTuple, IntoIntTuple, Layout, LayoutError, Node,
-    Shape, Stride, Tree, TreeItem, MAX_LEAVES, MAX_NODES,
+    ComposeWith, Coord, CoreError, ErrorKind, IntTuple, IntoIntTuple, IntoTreeItem, Layout,
+    LayoutError, Node, Shape, Stride, Tree, TreeItem, MAX_LEAVES, MAX_NODES,
 };
 pub use strideweave_macros::{coord, layout, layout_type, shape, stride};
 

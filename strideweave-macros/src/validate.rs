@@ -355,3 +355,44 @@ fn arguments(text: &str, open: usize, end: usize) -> Vec<(usize, usize)> {
     }
     args
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blamed(text: &str) -> &str {
+        let (a, b) = blame(text, 0, text.len());
+        &text[a..b]
+    }
+
+    #[test]
+    fn arguments_split_at_top_level_commas_only() {
+        let t = "compose((4,6):(1,5),[2:1,4:1])";
+        let args: Vec<&str> = arguments(t, 7, t.len())
+            .into_iter()
+            .map(|(a, b)| &t[a..b])
+            .collect();
+        assert_eq!(args, ["(4,6):(1,5)", "[2:1,4:1]"]);
+    }
+
+    /// Issue 9 item 2: one error at the offending argument's tokens.
+    #[test]
+    fn a_failed_rule_is_blamed_on_the_argument_it_is_about() {
+        assert_eq!(blamed("compose((4,6):(1,5),6:1)"), "6:1");
+        assert_eq!(blamed("complement((4,2):(1,1),8)"), "(4,2):(1,1)");
+        assert_eq!(blamed("complement(8:1,4)"), "4");
+        assert_eq!(blamed("left_inverse((2,2):(0,1))"), "(2,2):(0,1)");
+        assert_eq!(
+            blamed("zipped_divide((4,4):(1,4),[2:1,2:1,2:1])"),
+            "[2:1,2:1,2:1]"
+        );
+        assert_eq!(blamed("compose((4,6):(1,5),true)"), "true");
+        // the innermost failing call, then its argument
+        assert_eq!(
+            blamed("compose(coalesce((4,6):(1,5)),complement((2,2):(1,1),4))"),
+            "(2,2):(1,1)"
+        );
+        // an invalid literal operand is blamed as a whole
+        assert_eq!(blamed("compose((2,0):(1,1),2:1)"), "(2,0):(1,1)");
+    }
+}

@@ -45,6 +45,11 @@ impl<const N: u64> fmt::Display for C<N> {
 /// assert_eq!(T::tuple().to_string(), "(4,((2),3))");
 /// assert_eq!(<C<20>>::tuple(), <(C<20>,)>::tuple()); // `20` and `(20)` are one value
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a static integer tree",
+    label = "not a static tree",
+    note = "static trees are `C<N>` leaves, `()` and tuples of up to 32 trees (a layout holds at most 32 leaves)"
+)]
 pub trait IntTree: Copy + 'static {
     /// Whether this tree is a single integer leaf.
     const IS_LEAF: bool;

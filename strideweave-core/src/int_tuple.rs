@@ -423,7 +423,8 @@ impl std::hash::Hash for IntTuple {
 impl fmt::Display for IntTuple {
     /// Canonical notation: a single integer bare, anything else in parentheses, no spaces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(crate::message::ConstMessage::new().tuple(self).as_str())
+        use crate::message::{ConstMessage, TUPLE_CAPACITY};
+        f.write_str(ConstMessage::<TUPLE_CAPACITY>::empty().tuple(self).as_str())
     }
 }
 

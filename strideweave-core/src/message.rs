@@ -9,40 +9,56 @@
 //! ```
 //! use strideweave::{message::ConstMessage, CoreError, Layout};
 //! const A: Layout = match Layout::leaf(6, 1) { Ok(l) => l, Err(_) => panic!() };
-//! const MSG: ConstMessage = ConstMessage::new()
-//!     .str("compose(")
-//!     .layout(&A)
-//!     .str("): ")
-//!     .rule(&CoreError::CotargetTooSmall { size: 6, cotarget: 4 });
-//! assert_eq!(MSG.as_str(), "compose(6:1): layout size 6 is larger than cotarget 4");
+//! const MSG: ConstMessage = {
+//!     let mut m = ConstMessage::new();
+//!     m.str("complement(")
+//!         .layout(&A)
+//!         .str(", 4): ")
+//!         .rule(&CoreError::CotargetTooSmall { size: 6, cotarget: 4 });
+//!     m
+//! };
+//! assert_eq!(MSG.as_str(), "complement(6:1, 4): layout size 6 is larger than cotarget 4");
 //! ```
 
 use crate::error::CoreError;
 use crate::int_tuple::{IntTuple, Node, MAX_LEAVES, MAX_NODES};
 use crate::Layout;
 
-/// Bytes a message holds: two layouts of full capacity in notation and a rule fit.
+/// Bytes a message holds by default: two layouts of full capacity in notation and a rule
+/// fit.
 pub const MESSAGE_CAPACITY: usize = 4096;
 
-/// A message under construction in a fixed buffer; text past the capacity is cut and
-/// marked with `...`. Every method is a `const fn` taking and returning the message.
+/// Bytes that always hold one integer tree in notation (32 leaves of at most 20 digits,
+/// 96 nodes, their commas and the outer parentheses).
+pub const TUPLE_CAPACITY: usize = 1024;
+
+/// A message under construction in a fixed buffer of `N` bytes; text past the capacity is
+/// cut and marked with `...`. Every method is a `const fn` that appends and returns the
+/// message, so calls chain.
 #[derive(Clone, Copy)]
-pub struct ConstMessage {
-    buf: [u8; MESSAGE_CAPACITY],
+pub struct ConstMessage<const N: usize = MESSAGE_CAPACITY> {
+    buf: [u8; N],
     len: usize,
 }
 
-impl Default for ConstMessage {
+impl<const N: usize> Default for ConstMessage<N> {
     fn default() -> Self {
-        Self::new()
+        Self::empty()
     }
 }
 
 impl ConstMessage {
-    /// The empty message.
+    /// The empty message of the default capacity.
     pub const fn new() -> Self {
+        Self::empty()
+    }
+}
+
+impl<const N: usize> ConstMessage<N> {
+    /// The empty message of capacity `N`.
+    pub const fn empty() -> Self {
         ConstMessage {
-            buf: [0; MESSAGE_CAPACITY],
+            buf: [0; N],
             len: 0,
         }
     }
@@ -57,12 +73,12 @@ impl ConstMessage {
     }
 
     /// Appends `s` (cut at the capacity, at a character boundary, with `...`).
-    pub const fn str(mut self, s: &str) -> Self {
+    pub const fn str(&mut self, s: &str) -> &mut Self {
         let bytes = s.as_bytes();
-        let room = MESSAGE_CAPACITY - 3;
+        let room = N.saturating_sub(3);
         let mut i = 0;
         while i < bytes.len() {
-            if self.len >= MESSAGE_CAPACITY {
+            if self.len >= N {
                 return self; // already cut
             }
             if self.len >= room && (bytes[i] & 0xC0) != 0x80 {
@@ -72,7 +88,7 @@ impl ConstMessage {
                 self.buf[self.len] = b'.';
                 self.buf[self.len + 1] = b'.';
                 self.buf[self.len + 2] = b'.';
-                self.len = MESSAGE_CAPACITY;
+                self.len = N;
                 return self;
             }
             self.buf[self.len] = bytes[i];
@@ -83,7 +99,7 @@ impl ConstMessage {
     }
 
     /// Appends one ASCII character.
-    pub const fn char(self, c: u8) -> Self {
+    pub const fn char(&mut self, c: u8) -> &mut Self {
         let one = [c];
         match core::str::from_utf8(&one) {
             Ok(s) => self.str(s),
@@ -92,7 +108,7 @@ impl ConstMessage {
     }
 
     /// Appends `v` in decimal.
-    pub const fn u64(self, v: u64) -> Self {
+    pub const fn u64(&mut self, v: u64) -> &mut Self {
         let mut digits = [0u8; 20];
         let mut n = 0;
         let mut rest = v;
@@ -113,60 +129,60 @@ impl ConstMessage {
 
     /// Appends an integer tree in canonical notation: a single integer bare, anything
     /// else in parentheses, no spaces (`(2,(3,4))`).
-    pub const fn tuple(self, t: &IntTuple) -> Self {
+    pub const fn tuple(&mut self, t: &IntTuple) -> &mut Self {
         if t.is_scalar() {
             return self.u64(t.leaf(0));
         }
-        let mut m = self.char(b'(');
+        self.char(b'(');
         let (mut i, mut leaf, mut first) = (0, 0, true);
         while i < t.node_count() {
             let node = t.node(i);
             if !first && !matches!(node, Node::Pop) {
-                m = m.char(b',');
+                self.char(b',');
             }
             match node {
                 Node::Leaf => {
-                    m = m.u64(t.leaf(leaf));
+                    self.u64(t.leaf(leaf));
                     leaf += 1;
                     first = false;
                 }
                 Node::Push => {
-                    m = m.char(b'(');
+                    self.char(b'(');
                     first = true;
                 }
                 Node::Pop => {
-                    m = m.char(b')');
+                    self.char(b')');
                     first = false;
                 }
             }
             i += 1;
         }
-        m.char(b')')
+        self.char(b')')
     }
 
     /// Appends a layout as `SHAPE:STRIDE`.
-    pub const fn layout(self, l: &Layout) -> Self {
+    pub const fn layout(&mut self, l: &Layout) -> &mut Self {
         self.tuple(l.shape().as_tuple())
             .char(b':')
             .tuple(l.stride().as_tuple())
     }
 
     /// Appends a tiler as `[L,L,...]`.
-    pub const fn tiler(self, tiles: &[Layout]) -> Self {
-        let mut m = self.char(b'[');
+    pub const fn tiler(&mut self, tiles: &[Layout]) -> &mut Self {
+        self.char(b'[');
         let mut i = 0;
         while i < tiles.len() {
             if i > 0 {
-                m = m.char(b',');
+                self.char(b',');
             }
-            m = m.layout(&tiles[i]);
+            self.layout(&tiles[i]);
             i += 1;
         }
-        m.char(b']')
+        self.char(b']')
     }
 
     /// Appends the rule `e` names, with its values, as the runtime error words it.
-    pub const fn rule(self, e: &CoreError) -> Self {
+    pub const fn rule(&mut self, e: &CoreError) -> &mut Self {
         match *e {
             CoreError::TooManyLeaves => self
                 .str("more than ")
@@ -263,6 +279,8 @@ mod tests {
             ConstMessage::new().u64(u64::MAX).as_str(),
             "18446744073709551615"
         );
+        let mut small = ConstMessage::<8>::empty();
+        assert_eq!(small.str("0123456789").as_str(), "01234...");
         for text in ["(2,(3,(4)),()):(1,(2,(6)),())", "((4)):((2))", "7:0"] {
             let l = crate::notation::parse_layout(text).unwrap();
             assert_eq!(ConstMessage::new().layout(&l).as_str(), text);
@@ -273,7 +291,7 @@ mod tests {
     fn text_past_the_capacity_is_cut_with_an_ellipsis() {
         let mut m = ConstMessage::new();
         for _ in 0..MESSAGE_CAPACITY {
-            m = m.str("ab");
+            m.str("ab");
         }
         assert_eq!(m.as_str().len(), MESSAGE_CAPACITY);
         assert!(m.as_str().ends_with("..."));

@@ -27,23 +27,23 @@ pub(crate) enum Call<'a> {
 
 impl Call<'_> {
     /// The call in notation, as the runtime error prints it: `compose((4,6):(1,5), 6:1)`.
-    pub(crate) const fn write(self, m: ConstMessage) -> ConstMessage {
-        let (m, l) = match self {
+    pub(crate) const fn write(self, m: &mut ConstMessage) {
+        let (op, l) = match self {
             Call::Unary(op, l)
             | Call::Binary(op, l, _)
             | Call::WithInt(op, l, _)
             | Call::WithTree(op, l, _)
-            | Call::WithTiler(op, l, _) => (m.str(op).char(b'('), l),
+            | Call::WithTiler(op, l, _) => (op, l),
         };
-        let m = m.layout(l);
-        let m = match self {
+        m.str(op).char(b'(').layout(l);
+        match self {
             Call::Unary(..) => m,
             Call::Binary(_, _, b) => m.str(", ").layout(b),
             Call::WithInt(_, _, n) => m.str(", ").u64(n),
             Call::WithTree(_, _, t) => m.str(", ").tuple(t),
             Call::WithTiler(_, _, ts) => m.str(", ").tiler(ts),
-        };
-        m.char(b')')
+        }
+        .char(b')');
     }
 }
 
@@ -79,11 +79,10 @@ pub(crate) const fn failure(call: Call, e: &CoreError) -> ConstMessage {
         CoreError::Unchainable { .. } if collides(subject) => CoreError::NotInjective,
         e => e,
     };
-    call.write(ConstMessage::new())
-        .str(": ")
-        .rule(e)
-        .str("; ")
-        .str(fix(e))
+    let mut m = ConstMessage::new();
+    call.write(&mut m);
+    m.str(": ").rule(e).str("; ").str(fix(e));
+    m
 }
 
 /// `static layout SHAPE:STRIDE: RULE; FIX`, for a hand-written static type whose trees do
@@ -93,15 +92,16 @@ pub(crate) const fn invalid_layout(
     stride: &IntTuple,
     e: &CoreError,
 ) -> ConstMessage {
-    ConstMessage::new()
-        .str("static layout ")
+    let mut m = ConstMessage::new();
+    m.str("static layout ")
         .tuple(shape)
         .char(b':')
         .tuple(stride)
         .str(": ")
         .rule(e)
         .str("; ")
-        .str(fix(e))
+        .str(fix(e));
+    m
 }
 
 /// Layouts of up to this many indices (size and cosize) are checked for collisions by

@@ -31,9 +31,10 @@ use crate::{Static, StaticLayout, C};
 #[track_caller]
 const fn tile_extents(l: &crate::Layout) -> [usize; 4] {
     use crate::message::ConstMessage;
-    let named = ConstMessage::new().str("static tile layout ").layout(l);
+    let mut m = ConstMessage::new();
+    m.str("static tile layout ").layout(l);
     if l.rank() != 4 || l.leaf_count() != 4 {
-        let m = named.str(": a tile layout is flat and of rank 4, (TC,TW,TH,TD):(1,TC,TC*TW,TC*TW*TH), e.g. (16,4,4,1):(1,16,64,256)");
+        m.str(": a tile layout is flat and of rank 4, (TC,TW,TH,TD):(1,TC,TC*TW,TC*TW*TH), e.g. (16,4,4,1):(1,16,64,256)");
         panic!("{}", m.as_str());
     }
     let ext = [
@@ -47,8 +48,7 @@ const fn tile_extents(l: &crate::Layout) -> [usize; 4] {
     let mut k = 0;
     while k < 4 {
         if l.leaf_extent(k) > 1 && l.leaf_stride(k) != want {
-            let m = named
-                .str(": mode ")
+            m.str(": mode ")
                 .u64(k as u64)
                 .str(" has stride ")
                 .u64(l.leaf_stride(k))

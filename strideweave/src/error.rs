@@ -74,6 +74,9 @@ pub enum CoreError {
     /// An injective layout whose sorted modes do not chain: a stride inside, or (for
     /// `left_inverse`) not a multiple of, the span of the smaller-stride modes.
     Unchainable { stride: u64, span: u64 },
+    /// Left inverse: a sorted non-zero stride is not a multiple of the next smaller one
+    /// (CuTe's "left inverse divisibility condition").
+    LeftInverseDivisibility { stride: u64, previous: u64 },
     /// Complement target smaller than the layout's size, or zero.
     CotargetTooSmall { size: u64, cotarget: u64 },
     /// Broadcast of an extent other than one to a different extent.
@@ -112,7 +115,7 @@ impl CoreError {
                 format!("{tiles} tiles given for a layout of rank {rank}")
             }
             CoreError::StrideDivisibility { extent, stride } => format!(
-                "stride divisibility condition fails: extent {extent} of A and stride {stride} of B divide neither way"
+                "stride divisibility condition fails: extent {extent} of A and stride {stride} of B divide neither way, and B crosses that mode of A"
             ),
             CoreError::ShapeDivisibility { extent, rest } => format!(
                 "shape divisibility condition fails: remaining extent {rest} of B spans past extent {extent} of A and is not a multiple of it"
@@ -126,6 +129,9 @@ impl CoreError {
             CoreError::NotInjective => "layout is not injective (self-overlap)".to_string(),
             CoreError::Unchainable { stride, span } => format!(
                 "modes do not chain: stride {stride} is not a multiple of the span {span} of the smaller-stride modes"
+            ),
+            CoreError::LeftInverseDivisibility { stride, previous } => format!(
+                "left inverse divisibility condition fails: stride {stride} is not a multiple of the next smaller stride {previous}"
             ),
             CoreError::CotargetTooSmall { size, cotarget } => {
                 format!("layout size {size} is larger than cotarget {cotarget}")

@@ -1,7 +1,7 @@
 //! Products: a layout repeated over the index space another layout describes.
 
 use super::tiler::{by_mode, ModeOp};
-use super::{complement, compose};
+use super::{complement, compose, filter};
 use crate::error::{tri, CoreError};
 use crate::layout::mul;
 use crate::Layout;
@@ -50,10 +50,12 @@ const fn product_halves(a: &Layout, b: &Layout) -> Result<(Layout, Layout, usize
     Ok((pa, cb, r))
 }
 
-/// `complement(A, size(A)*cosize(B)) ∘ B`: where the copies of A go.
-const fn copies(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
+/// `complement(A, size(A)*cosize(B)) ∘ B`: where the copies of A go. As in CuTe, the
+/// complement is of `filter(A)`, so broadcast modes of A take no room:
+/// `logical_product(3:0, 4:1)` is `(3,4):(0,1)`.
+pub(crate) const fn copies(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
     let m = tri!(mul(a.size(), b.cosize()));
-    let c = tri!(complement(a, m));
+    let c = tri!(complement(&filter(a), m));
     compose(&c, b)
 }
 

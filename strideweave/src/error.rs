@@ -77,6 +77,13 @@ pub enum CoreError {
     /// Left inverse: a sorted non-zero stride is not a multiple of the next smaller one
     /// (CuTe's "left inverse divisibility condition").
     LeftInverseDivisibility { stride: u64, previous: u64 },
+    /// A block extent that does not divide the target extent it tiles (`tile_to_shape`,
+    /// `evenly_divides`), or a shape division where neither value divides the other.
+    NotEvenlyDivided { extent: u64, tile: u64 },
+    /// `upcast`/`recast`: a stride and the factor divide neither way.
+    RecastDivisibility { stride: u64, factor: u64 },
+    /// `downcast`/`recast` of a layout with no stride-1 leaf (no adjacent elements to split).
+    NoUnitStride,
     /// Complement target smaller than the layout's size, or zero.
     CotargetTooSmall { size: u64, cotarget: u64 },
     /// Broadcast of an extent other than one to a different extent.
@@ -133,6 +140,15 @@ impl CoreError {
             CoreError::LeftInverseDivisibility { stride, previous } => format!(
                 "left inverse divisibility condition fails: stride {stride} is not a multiple of the next smaller stride {previous}"
             ),
+            CoreError::NotEvenlyDivided { extent, tile } => {
+                format!("{tile} does not evenly divide {extent}")
+            }
+            CoreError::RecastDivisibility { stride, factor } => format!(
+                "recast divisibility condition fails: stride {stride} and factor {factor} divide neither way"
+            ),
+            CoreError::NoUnitStride => {
+                "downcast needs a stride-1 leaf (adjacent elements) to split".to_string()
+            }
             CoreError::CotargetTooSmall { size, cotarget } => {
                 format!("layout size {size} is larger than cotarget {cotarget}")
             }

@@ -5,22 +5,32 @@
 //! Each function returns [`CoreError`] on failure; the runtime methods add
 //! the layouts involved to the message.
 
+mod arrange;
 mod coalesce;
 mod complement;
 mod compose;
 mod divide;
 mod inverse;
+mod nullspace;
+mod ordered;
 mod product;
+mod recast;
 mod tiler;
 
-pub use coalesce::{coalesce, filter};
+pub use arrange::{arrange_by_mode, arrange_pair, Arrangement};
+pub use coalesce::{coalesce, coalesce_by, filter};
 pub use complement::{complement, complement_unchecked_size};
 pub(crate) use compose::compose_pair;
 pub use compose::{can_compose, compose, compose_leaf, compose_shape, compose_tiler};
 pub use divide::{divide, divide_shape, divide_tiler, tiled_divide, zipped_divide};
 pub use inverse::{left_inverse, right_inverse};
+pub use nullspace::nullspace;
+pub use ordered::{covering_leaves, make_layout_like, make_ordered_layout};
 pub(crate) use product::product_may_overlap;
-pub use product::{blocked_product, logical_product, logical_product_tiler, raked_product};
+pub use product::{
+    blocked_product, logical_product, logical_product_tiler, raked_product, tile_to_shape,
+};
+pub use recast::{downcast, recast_layout, upcast};
 
 use crate::error::{tri, CoreError};
 use crate::layout::mul;

@@ -111,3 +111,51 @@ pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, CoreError> 
     let (pa, cb, r) = tri!(product_halves(a, b));
     zip(&cb, &pa, r)
 }
+
+/// `tile_to_shape(block, target, order)`: copies of `block` laid out so the result has
+/// `target`'s mode sizes, the copies ordered by `order` (`None`: column-major). Each
+/// mode size of the (padded) block must divide the target's.
+///
+/// `tile_to_shape((2,2):(1,2), (4,6), none)` is `((2,2),(2,3)):((1,4),(2,8))`.
+pub const fn tile_to_shape(
+    block: &Layout,
+    target: &crate::IntTuple,
+    order: Option<&crate::IntTuple>,
+) -> Result<Layout, CoreError> {
+    let r = target.rank();
+    if block.rank() > r {
+        return Err(CoreError::TooManyTiles {
+            tiles: block.rank() as u64,
+            rank: r as u64,
+        });
+    }
+    let padded = tri!(pad_rank(block, r));
+    let mut counts = crate::IntTuple::EMPTY;
+    let mut i = 0;
+    while i < r {
+        let want = match tri!(target.mode(i)).product() {
+            Some(v) => v,
+            None => {
+                return Err(CoreError::Overflow {
+                    op: '*',
+                    lhs: 0,
+                    rhs: 0,
+                })
+            }
+        };
+        let have = tri!(padded.mode(i)).size();
+        if !want.is_multiple_of(have) {
+            return Err(CoreError::NotEvenlyDivided {
+                extent: want,
+                tile: have,
+            });
+        }
+        tri!(counts.push_leaf(want / have));
+        i += 1;
+    }
+    let tiles = match order {
+        Some(o) => tri!(super::make_ordered_layout(&counts, o)),
+        None => tri!(Layout::compact_col_major(counts)),
+    };
+    blocked_product(&padded, &tiles)
+}

@@ -56,6 +56,9 @@ pub fn eval_layout(text: &str) -> Result<Layout, LayoutError> {
                 Value::None => "none",
                 Value::Profile(_) => "a profile",
                 Value::Layout(_) => "a layout",
+                Value::Slice(_) => "a slicing coordinate",
+                Value::Major(_) => "a major order",
+                Value::Pair(..) => "a pair",
             };
             Err(LayoutError::type_error(format!(
                 "expected a layout, the expression gives {kind} ({other})"

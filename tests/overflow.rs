@@ -110,7 +110,7 @@ fn construction_size_overflow_names_both_operands() {
     );
     value_error(
         Layout::new(Shape::new((2, HALF)).unwrap(), Stride::new((1, 0)).unwrap()),
-        &["2 * 9223372036854775808 overflows 64 bits"],
+        &["9223372036854775808 * 2 overflows 64 bits"],
     );
 }
 
@@ -119,7 +119,7 @@ fn construction_cosize_overflow_names_the_operands() {
     // (3-1) * 2^63 does not fit
     value_error(
         "3:9223372036854775808".parse::<Layout>(),
-        &["2 * 9223372036854775808 overflows 64 bits"],
+        &["9223372036854775808 * 2 overflows 64 bits"],
     );
     // 2^63 + 2^63 does not fit
     value_error(
@@ -407,7 +407,7 @@ fn compose_with_layout_whose_result_stride_overflows_is_a_value_error() {
     // past A's size along its last mode: A(2) = 2 * 2^63
     value_error(
         lay("2:9223372036854775808").compose(&lay("3:1")),
-        &["2 * 9223372036854775808 overflows 64 bits"],
+        &["9223372036854775808 * 2 overflows 64 bits"],
     );
     // the result's cosize: (u64::MAX - 1) * 2
     value_error(
@@ -434,7 +434,7 @@ fn compose_with_shape_at_the_limit_is_exact_or_a_value_error() {
     );
     value_error(
         lay("2:9223372036854775808").compose(&Shape::new(3).unwrap()),
-        &["2 * 9223372036854775808 overflows 64 bits"],
+        &["9223372036854775808 * 2 overflows 64 bits"],
     );
 }
 
@@ -449,7 +449,7 @@ fn compose_with_tiler_at_the_limit_is_exact_or_a_value_error() {
     exact(a.compose(&[t("1:0")]), "(1,4611686018427387904):(0,1)");
     value_error(
         a.compose(&[t("3:1")]),
-        &["2 * 9223372036854775808 overflows 64 bits"],
+        &["9223372036854775808 * 2 overflows 64 bits"],
     );
 }
 
@@ -546,7 +546,7 @@ fn divide_whose_tiles_would_exceed_u64_is_a_value_error() {
     // an odd size split in 2 needs 2^63 tiles of 2: size 2^64
     value_error(
         lay("18446744073709551615:1").divide(&lay("2:1")),
-        &["2 * 9223372036854775808 overflows 64 bits"],
+        &["9223372036854775808 * 2 overflows 64 bits"],
     );
     value_error(
         lay("18446744073709551615:1").divide(&lay("7:1")),
@@ -582,7 +582,7 @@ fn divide_tiler_at_the_limit_is_exact_or_a_value_error() {
     );
     value_error(
         a.divide_tiler(&[lay("2:1")]),
-        &["2 * 9223372036854775808 overflows 64 bits"],
+        &["9223372036854775808 * 2 overflows 64 bits"],
     );
     exact(
         a.divide_shape(&Shape::new(5).unwrap()),
@@ -643,7 +643,7 @@ fn logical_product_whose_cotarget_overflows_names_the_operands() {
     );
     value_error(
         lay("2:1").logical_product(&lay("9223372036854775808:1")),
-        &["2 * 9223372036854775808 overflows 64 bits"],
+        &["9223372036854775808 * 2 overflows 64 bits"],
     );
 }
 
@@ -655,7 +655,7 @@ fn blocked_product_at_the_limit_is_exact_or_a_value_error() {
     );
     value_error(
         lay("2:1").blocked_product(&lay("9223372036854775808:1")),
-        &["2 * 9223372036854775808 overflows 64 bits"],
+        &["9223372036854775808 * 2 overflows 64 bits"],
     );
     value_error(
         lay("(2,2):(1,2)").blocked_product(&lay("(2,4611686018427387904):(1,2)")),
@@ -671,7 +671,7 @@ fn raked_product_at_the_limit_is_exact_or_a_value_error() {
     );
     value_error(
         lay("2:1").raked_product(&lay("9223372036854775808:1")),
-        &["2 * 9223372036854775808 overflows 64 bits"],
+        &["9223372036854775808 * 2 overflows 64 bits"],
     );
     value_error(
         lay("(2,2):(1,2)").raked_product(&lay("(4611686018427387904,2):(2,1)")),
@@ -721,7 +721,8 @@ fn left_inverse_at_the_limit_is_exact() {
     );
     let l = lay("3:6148914691236517205");
     let r = l.left_inverse().unwrap();
-    assert_eq!(r.to_string(), "(6148914691236517205,3):(3,1)");
+    // CuTe's left inverse: the indices below the stride map to 0
+    assert_eq!(r.to_string(), "(6148914691236517205,3):(0,1)");
     for i in 0..3 {
         assert_eq!(r.index_unbounded(l.index_of(i).unwrap()), Some(i));
     }
@@ -732,7 +733,7 @@ fn left_inverse_whose_span_exceeds_u64_is_a_value_error() {
     // the inverse must accept index 2^63 and so have size 2 * 2^63
     value_error(
         lay("2:9223372036854775808").left_inverse(),
-        &["2 * 9223372036854775808 overflows 64 bits"],
+        &["9223372036854775808 * 2 overflows 64 bits"],
     );
 }
 
@@ -1067,7 +1068,7 @@ fn eval_language_answers_overflow_inputs_with_exact_values_or_value_errors() {
         ("zipped_divide(18446744073709551615:1, 3:1)", "(3,6148914691236517205):(1,3)"),
         ("logical_product(2:1, 2:4611686018427387904)", "(2,2):(1,9223372036854775808)"),
         ("right_inverse(18446744073709551615:1)", "18446744073709551615:1"),
-        ("left_inverse(3:6148914691236517205)", "(6148914691236517205,3):(3,1)"),
+        ("left_inverse(3:6148914691236517205)", "(6148914691236517205,3):(0,1)"),
         ("concat(2:9223372036854775808, 2:4611686018427387904)", "(2,2):(9223372036854775808,4611686018427387904)"),
         ("broadcast_to(1:18446744073709551615, 18446744073709551615)", "18446744073709551615:0"),
         ("uniform_preimage_extent((18446744073709551615,1):(0,1), 1)", "18446744073709551615"),
@@ -1094,7 +1095,7 @@ fn eval_language_overflow_errors_are_value_errors_naming_the_values() {
     let cases: &[(&str, &[&str])] = &[
         (
             "compose(2:9223372036854775808, 3:1)",
-            &["2 * 9223372036854775808 overflows 64 bits"],
+            &["9223372036854775808 * 2 overflows 64 bits"],
         ),
         (
             "compose(4:2, 18446744073709551615:1)",
@@ -1102,7 +1103,7 @@ fn eval_language_overflow_errors_are_value_errors_naming_the_values() {
         ),
         (
             "divide(18446744073709551615:1, 2:1)",
-            &["2 * 9223372036854775808 overflows 64 bits"],
+            &["9223372036854775808 * 2 overflows 64 bits"],
         ),
         (
             "logical_product(18446744073709551615:1, 2:1)",
@@ -1110,15 +1111,15 @@ fn eval_language_overflow_errors_are_value_errors_naming_the_values() {
         ),
         (
             "blocked_product(2:1, 9223372036854775808:1)",
-            &["2 * 9223372036854775808 overflows 64 bits"],
+            &["9223372036854775808 * 2 overflows 64 bits"],
         ),
         (
             "raked_product(2:1, 9223372036854775808:1)",
-            &["2 * 9223372036854775808 overflows 64 bits"],
+            &["9223372036854775808 * 2 overflows 64 bits"],
         ),
         (
             "left_inverse(2:9223372036854775808)",
-            &["2 * 9223372036854775808 overflows 64 bits"],
+            &["9223372036854775808 * 2 overflows 64 bits"],
         ),
         (
             "concat(9223372036854775808:1, 2:1)",
@@ -1134,7 +1135,7 @@ fn eval_language_overflow_errors_are_value_errors_naming_the_values() {
         ),
         (
             "layout(3, 9223372036854775808)",
-            &["2 * 9223372036854775808 overflows 64 bits"],
+            &["9223372036854775808 * 2 overflows 64 bits"],
         ),
         (
             "layout(99999999999999999999, 1)",

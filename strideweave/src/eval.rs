@@ -288,7 +288,8 @@ fn tree_items_inner(p: &mut Parser) -> Result<Tree, LayoutError> {
     Tree::new(items)
 }
 
-const FUNCTIONS: &[&str] = &[
+/// Every function name `eval` knows; each has an example in the reference, `docs/eval.md`.
+pub const FUNCTIONS: &[&str] = &[
     "layout",
     "shape",
     "stride",

@@ -15,7 +15,7 @@ fn examples() -> Vec<(&'static str, &'static str)> {
         }
         let block: Vec<&str> = lines.by_ref().take_while(|l| l.trim() != "```").collect();
         assert!(
-            block.len() % 2 == 0,
+            block.len().is_multiple_of(2),
             "an eval block has an expression without its answer: {block:?}"
         );
         out.extend(block.chunks(2).map(|p| (p[0], p[1])));

@@ -480,3 +480,52 @@ proptest! {
         prop_assert!(t::compatible(&a, &a) && t::weakly_congruent(&a, &a));
     }
 }
+
+/// The static versions are the same `const fn` algebra, evaluated by the compiler.
+#[test]
+fn static_versions_agree_with_the_runtime_methods() {
+    use strideweave::{layout, shape, StaticLayout};
+    let a = layout!((8,8,2):(1,8,64));
+    let tiles = [lay("2:1"), lay("4:1")];
+    let tiler = (layout!(2:1), layout!(4:1));
+    assert_eq!(
+        a.flat_divide(tiler).layout(),
+        a.layout().flat_divide(&tiles).unwrap()
+    );
+    let b = layout!((2,2):(1,2));
+    let bt = [lay("3:1"), lay("2:1")];
+    let btiler = (layout!(3:1), layout!(2:1));
+    assert_eq!(
+        b.zipped_product(btiler).layout(),
+        b.layout().zipped_product(&bt).unwrap()
+    );
+    assert_eq!(
+        b.tiled_product(btiler).layout(),
+        b.layout().tiled_product(&bt).unwrap()
+    );
+    assert_eq!(
+        b.flat_product(btiler).layout(),
+        b.layout().flat_product(&bt).unwrap()
+    );
+    let w = layout!((4,8):(1,4));
+    assert_eq!(w.upcast::<2>().layout(), w.layout().upcast(2).unwrap());
+    assert_eq!(w.downcast::<2>().layout(), w.layout().downcast(2).unwrap());
+    let z = layout!((2,4,3):(0,1,0));
+    assert_eq!(z.nullspace().layout(), z.layout().nullspace().unwrap());
+    let like = layout!((2,3,4,5):(0,42,1,0));
+    assert_eq!(
+        like.make_layout_like().layout(),
+        like.layout().make_layout_like().unwrap()
+    );
+    let c = layout!((2,(1,6)):(1,(6,2)));
+    assert_eq!(
+        c.coalesce_by(shape!((1, 1))).layout(),
+        c.layout().coalesce_by(&tup("(1,1)")).unwrap()
+    );
+    assert_eq!(
+        b.tile_to_shape(shape!((4, 6))).layout(),
+        b.layout()
+            .tile_to_shape(&Shape::new((4, 6)).unwrap(), None)
+            .unwrap()
+    );
+}

@@ -3,7 +3,7 @@
 //! violation becomes a build error whose message names the rule.
 
 use super::{static_common, IntTree, StaticLayout};
-use crate::algebra;
+use crate::algebra::{self, Arrangement};
 use crate::error::CoreError;
 use crate::Layout;
 use std::marker::PhantomData;
@@ -57,6 +57,19 @@ macro_rules! rule {
             )),
             Err(CoreError::ProfileMismatch) => panic!(concat!(
                 "static ", $op, ": the target's profile differs from the shape's"
+            )),
+            Err(CoreError::LeftInverseDivisibility { .. }) => panic!(concat!(
+                "static ", $op,
+                ": the left inverse divisibility condition fails (each sorted non-zero stride must be a multiple of the next smaller one)"
+            )),
+            Err(CoreError::NotEvenlyDivided { .. }) => panic!(concat!(
+                "static ", $op, ": the block's mode size does not evenly divide the target's"
+            )),
+            Err(CoreError::RecastDivisibility { .. }) => panic!(concat!(
+                "static ", $op, ": a stride and the recast factor divide neither way"
+            )),
+            Err(CoreError::NoUnitStride) => panic!(concat!(
+                "static ", $op, ": downcast needs a stride-1 mode (adjacent elements) to split"
             )),
             Err(_) => panic!(concat!("static ", $op, " failed")),
         }
@@ -280,4 +293,125 @@ impl<L: StaticLayout, K: IntTree> IndexAt<L, K> {
             "static coordinate does not follow the layout's hierarchy: give one component per mode, nested like the shape, or one integer"
         ),
     };
+}
+
+static_op!(
+    /// `flat_divide(A, T)` computed by the compiler ([`StaticLayout::flat_divide`]).
+    FlatDivided [A: StaticLayout, T: StaticTiler] <A, T>
+);
+
+impl<A: StaticLayout, T: StaticTiler> StaticLayout for FlatDivided<A, T> {
+    const LAYOUT: Layout = rule!(
+        "flat_divide(A, T)",
+        match algebra::divide_tiler(&A::LAYOUT, T::TILES) {
+            Ok(d) => algebra::arrange_by_mode(&d, T::TILES.len(), Arrangement::Flat),
+            Err(e) => Err(e),
+        }
+    );
+}
+
+/// A by-mode product arranged as `HOW` says: zipped (0), tiled (1) or flat (2), computed
+/// by the compiler ([`StaticLayout::zipped_product`] and friends).
+pub struct ArrangedProduct<A, T, const HOW: u8>(PhantomData<fn() -> (A, T)>);
+
+impl<A: StaticLayout, T: StaticTiler, const HOW: u8> ArrangedProduct<A, T, HOW> {
+    /// The (zero-sized) value; fails the build if the product's rule does.
+    pub const fn new() -> Self {
+        let _ = <Self as StaticLayout>::LAYOUT;
+        ArrangedProduct(PhantomData)
+    }
+
+    /// The value, for callers that have already evaluated `LAYOUT` themselves.
+    pub(crate) const UNIT: Self = ArrangedProduct(PhantomData);
+}
+
+impl<A: StaticLayout, T: StaticTiler, const HOW: u8> StaticLayout for ArrangedProduct<A, T, HOW> {
+    const LAYOUT: Layout = rule!(
+        "product(A, T)",
+        match algebra::logical_product_tiler(&A::LAYOUT, T::TILES) {
+            Ok(p) => algebra::arrange_by_mode(
+                &p,
+                T::TILES.len(),
+                match HOW {
+                    0 => Arrangement::Zipped,
+                    1 => Arrangement::Tiled,
+                    _ => Arrangement::Flat,
+                }
+            ),
+            Err(e) => Err(e),
+        }
+    );
+}
+
+static_common!([A: StaticLayout, T: StaticTiler, const HOW: u8] ArrangedProduct<A, T, HOW>);
+
+/// `upcast(A, N)` (`UP = true`) or `downcast(A, N)` computed by the compiler
+/// ([`StaticLayout::upcast`], [`StaticLayout::downcast`]).
+pub struct Recast<A, const N: u64, const UP: bool>(PhantomData<fn() -> A>);
+
+impl<A: StaticLayout, const N: u64, const UP: bool> Recast<A, N, UP> {
+    /// The (zero-sized) value; fails the build if the recast's rule does.
+    pub const fn new() -> Self {
+        let _ = <Self as StaticLayout>::LAYOUT;
+        Recast(PhantomData)
+    }
+
+    /// The value, for callers that have already evaluated `LAYOUT` themselves.
+    pub(crate) const UNIT: Self = Recast(PhantomData);
+}
+
+impl<A: StaticLayout, const N: u64, const UP: bool> StaticLayout for Recast<A, N, UP> {
+    const LAYOUT: Layout = rule!(
+        "upcast/downcast(L, N)",
+        if UP {
+            algebra::upcast(&A::LAYOUT, N)
+        } else {
+            algebra::downcast(&A::LAYOUT, N)
+        }
+    );
+}
+
+static_common!([A: StaticLayout, const N: u64, const UP: bool] Recast<A, N, UP>);
+
+static_op!(
+    /// `nullspace(A)` computed by the compiler ([`StaticLayout::nullspace`]).
+    Nullspace [A: StaticLayout] <A>
+);
+
+impl<A: StaticLayout> StaticLayout for Nullspace<A> {
+    const LAYOUT: Layout = rule!("nullspace(L)", algebra::nullspace(&A::LAYOUT));
+}
+
+static_op!(
+    /// `make_layout_like(A)` computed by the compiler ([`StaticLayout::make_layout_like`]).
+    LayoutLike [A: StaticLayout] <A>
+);
+
+impl<A: StaticLayout> StaticLayout for LayoutLike<A> {
+    const LAYOUT: Layout = rule!("make_layout_like(L)", algebra::make_layout_like(&A::LAYOUT));
+}
+
+static_op!(
+    /// `coalesce(A, P)` by mode, computed by the compiler ([`StaticLayout::coalesce_by`]).
+    CoalescedBy [A: StaticLayout, P: IntTree] <A, P>
+);
+
+impl<A: StaticLayout, P: IntTree> StaticLayout for CoalescedBy<A, P> {
+    const LAYOUT: Layout = rule!(
+        "coalesce(L, PROFILE)",
+        algebra::coalesce_by(&A::LAYOUT, &P::TUPLE)
+    );
+}
+
+static_op!(
+    /// `tile_to_shape(A, S)` (copies column-major) computed by the compiler
+    /// ([`StaticLayout::tile_to_shape`]).
+    TileToShape [A: StaticLayout, S: IntTree] <A, S>
+);
+
+impl<A: StaticLayout, S: IntTree> StaticLayout for TileToShape<A, S> {
+    const LAYOUT: Layout = rule!(
+        "tile_to_shape(L, SHAPE)",
+        algebra::tile_to_shape(&A::LAYOUT, &S::TUPLE, None)
+    );
 }

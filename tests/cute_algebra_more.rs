@@ -529,3 +529,78 @@ fn static_versions_agree_with_the_runtime_methods() {
             .unwrap()
     );
 }
+
+/// A value near a power of two or near u64::MAX, or small: stresses overflow paths.
+fn wide_value() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        1u64..=6,
+        (1u32..64).prop_map(|k| 1u64 << k),
+        (2u32..64).prop_map(|k| (1u64 << k) - 1),
+        (1u64..=4).prop_map(|k| u64::MAX / k),
+    ]
+}
+
+/// Up to 4 flat leaves of wide values, shifted right until size and cosize fit.
+fn wide_layout() -> impl Strategy<Value = Layout> {
+    prop::collection::vec((wide_value(), prop_oneof![Just(0u64), wide_value()]), 1..=4).prop_map(
+        |mut leaves| loop {
+            let s: Vec<String> = leaves.iter().map(|l| l.0.max(1).to_string()).collect();
+            let d: Vec<String> = leaves.iter().map(|l| l.1.to_string()).collect();
+            if let Ok(l) = format!("({}):({})", s.join(","), d.join(",")).parse() {
+                break l;
+            }
+            for l in leaves.iter_mut() {
+                *l = (l.0 >> 8, l.1 >> 8);
+            }
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Every new operation, on values near the u64 limit, returns a value or an error of
+    /// kind value/type: no panic, no wrapped arithmetic reaching a result (each Ok layout
+    /// was validated: size and cosize fit).
+    #[test]
+    fn new_operations_never_panic_on_huge_values(a in wide_layout(), b in wide_layout(), n in wide_value()) {
+        let ok_or_error = |what: &str, r: std::thread::Result<Result<String, strideweave::LayoutError>>| -> Result<(), TestCaseError> {
+            match r {
+                Err(_) => Err(TestCaseError::fail(format!("{what} panicked"))),
+                Ok(Err(e)) => {
+                    prop_assert!(e.kind() != strideweave::ErrorKind::Syntax, "{}: {}", what, e);
+                    Ok(())
+                }
+                Ok(Ok(_)) => Ok(()),
+            }
+        };
+        let s = |r: Result<Layout, strideweave::LayoutError>| r.map(|l| l.to_string());
+        let run = |f: &dyn Fn() -> Result<String, strideweave::LayoutError>| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+        ok_or_error("compose", run(&|| s(a.compose(&b))))?;
+        ok_or_error("left_inverse", run(&|| s(a.left_inverse())))?;
+        ok_or_error("right_inverse", run(&|| s(a.right_inverse())))?;
+        ok_or_error("divide", run(&|| s(a.divide(&b))))?;
+        ok_or_error("flat_divide", run(&|| s(a.flat_divide(&[b]))))?;
+        ok_or_error("zipped_product", run(&|| s(a.zipped_product(&[b]))))?;
+        ok_or_error("flat_product", run(&|| s(a.product_by(&b, Arrangement::Flat))))?;
+        ok_or_error("tile_to_shape", run(&|| s(b.tile_to_shape(&a.shape(), None))))?;
+        ok_or_error("upcast", run(&|| s(a.upcast(n))))?;
+        ok_or_error("downcast", run(&|| s(a.downcast(n))))?;
+        ok_or_error("recast", run(&|| s(a.recast(n, 8))))?;
+        ok_or_error("nullspace", run(&|| s(a.nullspace())))?;
+        ok_or_error("make_layout_like", run(&|| s(a.make_layout_like())))?;
+        ok_or_error("make_ordered_layout", run(&|| s(Layout::make_ordered_layout(&a.shape(), b.stride().as_tuple()))))?;
+        ok_or_error("coalesce_by", run(&|| s(a.coalesce_by(b.shape().as_tuple()))))?;
+        let (x, y) = (*a.shape().as_tuple(), *b.stride().as_tuple());
+        ok_or_error("shape_div", run(&|| t::shape_div(&x, &y).map(|v| v.to_string())))?;
+        ok_or_error("shape_mod", run(&|| t::shape_mod(&x, &y).map(|v| v.to_string())))?;
+        ok_or_error("ceil_div", run(&|| t::ceil_div(&x, &y).map(|v| v.to_string())))?;
+        ok_or_error("evenly_divides", run(&|| t::evenly_divides(&x, &y).map(|v| v.to_string())))?;
+        ok_or_error("inner_product", run(&|| t::inner_product(&x, &y).map(|v| v.to_string())))?;
+        ok_or_error("idx2crd", run(&|| t::idx2crd(&Coord::linear(n), &a.shape()).map(|v| v.to_string())))?;
+        ok_or_error("slice", run(&|| {
+            let c: SliceCoord = format!("(_{})", ",0".repeat(a.rank() - 1)).parse()?;
+            a.slice_and_offset(&c).map(|(l, o)| format!("{l} {o}"))
+        }))?;
+    }
+}

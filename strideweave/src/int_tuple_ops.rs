@@ -179,11 +179,22 @@ fn div_tree(a: &Tree, b: &Tree) -> Result<Tree, LayoutError> {
     }
 }
 
+/// Shape arithmetic needs positive extents.
+fn positive(op: &str, a: &IntTuple, b: &IntTuple) -> Result<(), LayoutError> {
+    if a.leaves().contains(&0) || b.leaves().contains(&0) {
+        return Err(LayoutError::value(format!(
+            "{op}({a}, {b}): extents must be at least 1"
+        )));
+    }
+    Ok(())
+}
+
 /// CuTe's `shape_div`: `a` with `b` divided out of it, left to right. Tuples divide item
 /// by item; an integer `b` is divided out of `a`'s items in turn
 /// (`shape_div((4,5,6), 40)` is `(1,1,3)`); at each step one value must divide the other
 /// (a larger divisor leaves 1).
 pub fn shape_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple, LayoutError> {
+    positive("shape_div", a, b)?;
     div_tree(&Tree::of(a), &Tree::of(b))
         .and_then(|t| t.to_tuple())
         .map_err(|e| LayoutError::value(format!("shape_div({a}, {b}): {}", e.message())))
@@ -223,6 +234,7 @@ fn mod_tree(a: &Tree, b: &Tree) -> Result<Tree, LayoutError> {
 /// (`shape_mod((3,6,2,8), 9)` is `(3,3,1,1)`); one value must divide the other at each
 /// step.
 pub fn shape_mod(a: &IntTuple, b: &IntTuple) -> Result<IntTuple, LayoutError> {
+    positive("shape_mod", a, b)?;
     mod_tree(&Tree::of(a), &Tree::of(b))
         .and_then(|t| t.to_tuple())
         .map_err(|e| LayoutError::value(format!("shape_mod({a}, {b}): {}", e.message())))
@@ -265,6 +277,7 @@ fn ceil_tree(a: &Tree, b: &Tree) -> Result<Tree, LayoutError> {
 /// items of `b` are 1) or, for an integer `b`, left to right (`ceil_div((4,6), 8)` is
 /// `(1,3)`).
 pub fn ceil_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple, LayoutError> {
+    positive("ceil_div", a, b)?;
     ceil_tree(&Tree::of(a), &Tree::of(b))
         .and_then(|t| t.to_tuple())
         .map_err(|e| LayoutError::value(format!("ceil_div({a}, {b}): {}", e.message())))
@@ -304,6 +317,7 @@ fn evenly(a: &Tree, b: &Tree) -> Result<bool, LayoutError> {
 /// assert!(!evenly_divides(&t("(8,6)"), &t("(3,3)")).unwrap());
 /// ```
 pub fn evenly_divides(shape: &IntTuple, tiler: &IntTuple) -> Result<bool, LayoutError> {
+    positive("evenly_divides", shape, tiler)?;
     evenly(&Tree::of(shape), &Tree::of(tiler))
 }
 

@@ -212,7 +212,7 @@ const fn step(si: u64, di: u64, rest_shape: u64, rest_stride: u64) -> Result<Ste
         // CuTe continues in the next mode with stride 1, which is exact when every wrap
         // carries exactly once: (J-1)*e + (q-1)*r < si, with e = q*r - si
         let j = rest_shape / q;
-        let e = q * r - si; // q*r < si + r, which fits
+        let e = (q as u128 * r as u128 - si as u128) as u64; // below r
         let reach = (j - 1).saturating_mul(e).saturating_add((q - 1) * r);
         if reach < si {
             return Ok(Step {

@@ -22,6 +22,9 @@ pub const fn covering_leaves(a: &IntTuple, b: &IntTuple) -> Option<[usize; MAX_L
         }
         match a.node(an) {
             Node::Leaf => {
+                if b.node(bn).code() == Node::Pop.code() {
+                    return None; // b's tuple ends first
+                }
                 let (end, leaves) = b.item_extent(bn);
                 let mut k = 0;
                 while k < leaves {

@@ -12,8 +12,10 @@ use crate::{Layout, MAX_LEAVES};
 /// whose stride does not continue the chain (a broadcast leaf, or one overlapping a
 /// smaller leaf) is left out and the chain goes on with the next: R only sets coordinates
 /// of chained leaves, so it stays exact, and it is as large as CuTe's
-/// (`right_inverse(((2,4),(3,5)):((4,1),(2,8)))` is `(4,2,5):(2,1,24)`).
-pub const fn right_inverse(l: &Layout) -> Result<Layout, CoreError> {
+/// (`right_inverse(((2,4),(3,5)):((4,1),(2,8)))` is `(4,2,5):(2,1,24)`). Like CuTe it
+/// works on `coalesce(L)`, whose leaves start where L's merged leaves start.
+pub const fn right_inverse(layout: &Layout) -> Result<Layout, CoreError> {
+    let l = &coalesce(layout);
     let n = l.leaf_count();
     let mut order = [0usize; MAX_LEAVES];
     let mut prefix = [0u64; MAX_LEAVES];

@@ -579,3 +579,134 @@ fn division_complement_pads_only_past_the_size() {
     let c = algebra::complement_unchecked_size(&lay("4:1"), 8).unwrap();
     assert_eq!(c, lay("2:4"));
 }
+
+/// Every composition of CuTe's own unit test (`test/unit/cute/core/composition.cpp`) with
+/// non-negative integer strides: each compiles in C++ and meets CuTe's post-conditions
+/// there, so StrideWeave must return it, with `compatible(B, R)` and `R(c) == A(B(c))`
+/// (A extended past its size along its last mode).
+#[test]
+fn cute_unit_test_compositions() {
+    use strideweave::int_tuple_ops::compatible;
+    let cases = [
+        ("1:0", "1:0"),
+        ("1:0", "1:1"),
+        ("1:1", "1:0"),
+        ("1:1", "1:1"),
+        ("4:1", "4:1"),
+        ("4:2", "4:1"),
+        ("4:0", "4:1"),
+        ("4:1", "4:0"),
+        ("4:1", "1:0"),
+        ("4:1", "2:1"),
+        ("4:2", "2:1"),
+        ("4:1", "2:2"),
+        ("4:2", "2:2"),
+        ("(4,3):(1,4)", "12:1"),
+        ("12:1", "(4,3):(1,4)"),
+        ("12:2", "(4,3):(1,4)"),
+        ("12:1", "(4,3):(3,1)"),
+        ("12:2", "(4,3):(3,1)"),
+        ("12:1", "(2,3):(2,4)"),
+        ("(4,3):(1,4)", "(4,3):(1,4)"),
+        ("(4,3):(1,4)", "6:1"),
+        ("(4,3):(1,4)", "6:2"),
+        ("(4,3):(1,4)", "(6,2):(2,1)"),
+        ("(4,3):(1,4)", "(4,3):(3,1)"),
+        ("(4,3):(3,1)", "(4,3):(1,4)"),
+        ("(4,3):(3,1)", "12:1"),
+        ("(4,3):(3,1)", "6:2"),
+        ("(4,3):(3,1)", "(6,2):(2,1)"),
+        ("(8,8):(1,8)", "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))"),
+        ("(8,8):(8,1)", "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))"),
+        ("((4,2)):((1,16))", "(4,2):(2,1)"),
+        ("(2,2):(2,1)", "(2,2):(2,1)"),
+        ("(4,8,2):(1,4,32)", "(2,2,2):(2,8,1)"),
+        ("(4,8,2):(2,8,1)", "(2,2,2):(1,8,2)"),
+        ("(4,8,2):(2,8,1)", "(4,2,2):(2,8,1)"),
+        // dynamic shapes and strides
+        ("12:1", "4:1"),
+        ("(12,3):(1,24)", "4:1"),
+        ("16:2", "4:2"),
+        ("(128,24,5):(1,128,3072)", "64:2"),
+        ("(128,24,5):(1,128,3072)", "480:32"),
+        // cosize(b) > size(a) and divisibility
+        ("1:0", "4:1"),
+        ("1:1", "4:1"),
+        ("4:1", "4:2"),
+        ("(4,3):(3,1)", "24:1"),
+        ("(4,3):(3,1)", "8:1"),
+        ("(4,3,1):(3,1,0)", "24:1"),
+        ("3:1", "4:1"),
+        ("(48,24,5):(1,128,3072)", "32:1"),
+    ];
+    for (a, b) in cases {
+        let (a, b) = (lay(a), lay(b));
+        let r = a
+            .compose(&b)
+            .unwrap_or_else(|e| panic!("CuTe's unit test composes {a} o {b}: {e}"));
+        assert!(
+            compatible(b.shape().as_tuple(), r.shape().as_tuple()),
+            "compose({a}, {b}) = {r} is not compatible with B"
+        );
+        for c in 0..b.size() {
+            assert_eq!(
+                eval(&r, c),
+                eval(&a, eval(&b, c)),
+                "compose({a}, {b}) = {r} at {c}"
+            );
+        }
+    }
+}
+
+/// The layouts of CuTe's `inverse_left.cpp` and `inverse_right.cpp` unit tests (those with
+/// non-negative integer strides), with their post-conditions: `R(L(i)) == i` for every
+/// `i < size(L)`, and `L(R(i)) == i` for every `i < size(R)`.
+#[test]
+fn cute_unit_test_inverses() {
+    for l in [
+        "1:0",
+        "((1,1)):((0,0))",
+        "1:1",
+        "4:1",
+        "4:2",
+        "(8,4):(1,8)",
+        "(8,4):(4,1)",
+        "(2,4,6):(1,2,8)",
+        "(2,4,6):(4,1,8)",
+        "(4,2):(1,16)",
+    ] {
+        let l = lay(l);
+        let r = l
+            .left_inverse()
+            .unwrap_or_else(|e| panic!("CuTe's unit test inverts {l}: {e}"));
+        for i in 0..l.size() {
+            assert_eq!(eval(&r, eval(&l, i)), i, "left_inverse({l}) = {r}");
+        }
+    }
+    for l in [
+        "1:0",
+        "1:1",
+        "4:0",
+        "((1,1)):((0,0))",
+        "((3,7)):((0,0))",
+        "4:1",
+        "4:2",
+        "(2,4):(0,2)",
+        "(8,4):(1,8)",
+        "(8,4):(4,1)",
+        "(2,4,6):(1,2,8)",
+        "(2,4,6):(4,1,8)",
+        "(2,4,4,6):(4,1,0,8)",
+        "(4,2):(1,16)",
+        "(4,2):(1,5)",
+        "(4,2):(1,4)",
+    ] {
+        let l = lay(l);
+        let r = l.right_inverse().unwrap();
+        for i in 0..r.size() {
+            assert_eq!(eval(&l, eval(&r, i)), i, "right_inverse({l}) = {r}");
+        }
+    }
+    // the filtered (8,4):(4,1) of the left-inverse test
+    assert_eq!(lay("(8,4):(4,1)").filter(), lay("(8,4):(4,1)"));
+}

@@ -604,3 +604,33 @@ proptest! {
         }))?;
     }
 }
+
+/// `_` in a tiler keeps that mode (CuTe's underscore tile), for composition, division and
+/// products; the other arrangements refuse it with a type error.
+#[test]
+fn underscore_tiles_keep_their_mode() {
+    check(&[
+        (
+            "compose((12,(4,8)):(59,(13,1)), [_, 8:2])",
+            "(12,(2,4)):(59,(26,1))",
+        ),
+        ("compose((8,8):(8,1), [_])", "(8,8):(8,1)"),
+        ("divide((8,8):(8,1), [_, 4:1])", "(8,(4,2)):(8,(1,4))"),
+        (
+            "divide_tiler((8,8):(8,1), [4:1, _])",
+            "((4,2),8):((8,32),1)",
+        ),
+        (
+            "logical_product((2,3):(1,2), [_, 2:1])",
+            "(2,(3,2)):(1,(2,1))",
+        ),
+        ("[_,4:1]", "[_,4:1]"),
+    ]);
+    assert!(eval_line("zipped_divide((8,8):(8,1), [_, 4:1])").starts_with("error: type:"));
+    // the same as composing every other mode and keeping this one
+    let a = lay("(12,(4,8)):(59,(13,1))");
+    let full = a.compose(&[lay("12:1"), lay("8:2")]).unwrap();
+    let kept = a.compose_by_mode(&[None, Some(lay("8:2"))]).unwrap();
+    assert_eq!(kept.get(1).unwrap(), full.get(1).unwrap());
+    assert_eq!(kept.get(0).unwrap(), a.get(0).unwrap());
+}

@@ -47,6 +47,8 @@ pub enum Value {
     Major(Major),
     /// Two values, printed `(X,Y)` (`slice_and_offset`'s layout and offset).
     Pair(Box<Value>, Box<Value>),
+    /// A tiler with `_` entries, e.g. `[_,4:1]` (`None` is `_`: that mode is kept).
+    TilerWithHoles(Vec<Option<Layout>>),
 }
 
 /// Which mode of a compact layout is fastest: CuTe's `LayoutLeft` (the first,
@@ -73,6 +75,7 @@ impl Value {
             Value::Slice(_) => "a slicing coordinate",
             Value::Major(_) => "a major order",
             Value::Pair(..) => "a pair",
+            Value::TilerWithHoles(_) => "a tiler",
         }
     }
 }
@@ -91,6 +94,7 @@ impl fmt::Display for Value {
             Value::Major(Major::Left) => f.write_str("LayoutLeft"),
             Value::Major(Major::Right) => f.write_str("LayoutRight"),
             Value::Pair(x, y) => write!(f, "({x},{y})"),
+            Value::TilerWithHoles(t) => f.write_str(&crate::layout_ops::holes_notation(t)),
         }
     }
 }
@@ -124,15 +128,20 @@ fn expr_inner(p: &mut Parser) -> Result<Value, LayoutError> {
         Some('[') => {
             p.expect('[')?;
             let mut tiles = Vec::new();
+            let mut holes = false;
             if !p.eat(']') {
                 loop {
                     let start = p.pos();
                     match expr(p)? {
-                        Value::Layout(l) => tiles.push(l),
-                        Value::Tuple(t) if t.is_scalar() => tiles.push(
+                        Value::Layout(l) => tiles.push(Some(l)),
+                        Value::Tuple(t) if t.is_scalar() => tiles.push(Some(
                             Layout::leaf(t.leaf(0), 1)
                                 .map_err(|e| LayoutError::from_core("tile", e))?,
-                        ),
+                        )),
+                        Value::Slice(c) if c.to_string() == "_" => {
+                            holes = true;
+                            tiles.push(None);
+                        }
                         other => {
                             return Err(LayoutError::type_error(format!(
                                 "a tiler holds layouts, found {} at column {}",
@@ -149,7 +158,10 @@ fn expr_inner(p: &mut Parser) -> Result<Value, LayoutError> {
                     }
                 }
             }
-            Ok(Value::Tiler(tiles))
+            if holes {
+                return Ok(Value::TilerWithHoles(tiles));
+            }
+            Ok(Value::Tiler(tiles.into_iter().flatten().collect()))
         }
         Some(c) if c.is_ascii_digit() || c == '(' || c == '-' => {
             let start = p.pos();
@@ -449,6 +461,9 @@ fn want_tiles(name: &str, pos: usize, v: &Value) -> Result<Vec<Layout>, LayoutEr
                 })
                 .collect()
         }
+        Value::TilerWithHoles(_) => Err(LayoutError::type_error(format!(
+            "{name}: '_' tiles work with compose, divide and logical_product; give a layout for every mode"
+        ))),
         other => Err(LayoutError::type_error(format!(
             "{name} expects a tiler as argument {}, found {} {other}",
             pos + 1,
@@ -626,6 +641,7 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
                 Value::Layout(b) => l.compose(b),
                 Value::Tuple(t) => l.compose(&Shape::from_tuple(*t)?),
                 Value::Tiler(ts) => l.compose(ts),
+                Value::TilerWithHoles(ts) => l.compose_by_mode(ts),
                 other => {
                     return Err(LayoutError::type_error(format!(
                     "compose expects a layout, a shape or a tiler as argument 2, found {} {other}",
@@ -655,6 +671,7 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
             Value::Layout(match &a[1] {
                 Value::Layout(b) => l.divide(b)?,
                 Value::Tuple(t) => l.divide_shape(&Shape::from_tuple(*t)?)?,
+                Value::TilerWithHoles(ts) => l.divide_by_mode(ts)?,
                 other => l.divide_tiler(&want_tiles(name, 1, other)?)?,
             })
         }
@@ -663,6 +680,7 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
             let l = want_layout(name, 0, &a[0])?;
             Value::Layout(match &a[1] {
                 Value::Tuple(t) => l.divide_shape(&Shape::from_tuple(*t)?)?,
+                Value::TilerWithHoles(ts) => l.divide_by_mode(ts)?,
                 other => l.divide_tiler(&want_tiles(name, 1, other)?)?,
             })
         }
@@ -707,6 +725,7 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
             let l = want_layout(name, 0, &a[0])?;
             Value::Layout(match &a[1] {
                 Value::Layout(b) => l.logical_product(b)?,
+                Value::TilerWithHoles(ts) => l.logical_product_by_mode(ts)?,
                 other => l.logical_product_tiler(&want_tiles(name, 1, other)?)?,
             })
         }

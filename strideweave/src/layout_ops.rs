@@ -4,7 +4,7 @@
 //! replacing modes. Each calls the `const fn` core in [`crate::algebra`] and names the
 //! operands in its errors.
 
-use crate::algebra::{self, Arrangement};
+use crate::algebra::{self, Arrangement, ModeOp};
 use crate::error::{CoreError, LayoutError};
 use crate::int_tuple::{IntTuple, Shape};
 use crate::ops::tiler_notation;
@@ -14,7 +14,79 @@ fn err(op: &str, a: &Layout, b: impl std::fmt::Display, e: CoreError) -> LayoutE
     LayoutError::from_core(format!("{op}({a}, {b})"), e)
 }
 
+/// A tiler with `_` entries as the core takes it: placeholder tiles and a mask of kept modes.
+fn split_holes(tiles: &[Option<Layout>]) -> (Vec<Layout>, u32) {
+    let mut keep = 0u32;
+    let v = tiles
+        .iter()
+        .enumerate()
+        .map(|(i, t)| match t {
+            Some(l) => *l,
+            None => {
+                if i < 32 {
+                    keep |= 1 << i;
+                }
+                Layout::EMPTY
+            }
+        })
+        .collect();
+    (v, keep)
+}
+
+/// `[T0,_,T2]`: a tiler in notation, `_` for a kept mode.
+pub(crate) fn holes_notation(tiles: &[Option<Layout>]) -> String {
+    let items: Vec<String> = tiles
+        .iter()
+        .map(|t| t.map_or_else(|| "_".to_string(), |l| l.to_string()))
+        .collect();
+    format!("[{}]", items.join(","))
+}
+
 impl Layout {
+    /// By-mode composition with a tiler in which `None` is CuTe's `_`: that mode of `self`
+    /// is kept as it is.
+    ///
+    /// ```
+    /// let a: strideweave::Layout = "(12,(4,8)):(59,(13,1))".parse().unwrap();
+    /// let r = a.compose_by_mode(&[None, Some("8:2".parse().unwrap())]).unwrap();
+    /// assert_eq!(r.to_string(), "(12,(2,4)):(59,(26,1))");
+    /// ```
+    pub fn compose_by_mode(&self, tiles: &[Option<Layout>]) -> Result<Layout, LayoutError> {
+        let (v, keep) = split_holes(tiles);
+        algebra::by_mode_keeping(self, &v, keep, ModeOp::Compose)
+            .map_err(|e| err("compose", self, holes_notation(tiles), e))
+    }
+
+    /// By-mode logical division with `None` (CuTe's `_`) keeping a mode undivided.
+    ///
+    /// ```
+    /// let a: strideweave::Layout = "(8,8):(8,1)".parse().unwrap();
+    /// let r = a.divide_by_mode(&[None, Some("4:1".parse().unwrap())]).unwrap();
+    /// assert_eq!(r.to_string(), "(8,(4,2)):(8,(1,4))");
+    /// ```
+    pub fn divide_by_mode(&self, tiles: &[Option<Layout>]) -> Result<Layout, LayoutError> {
+        let (v, keep) = split_holes(tiles);
+        algebra::by_mode_keeping(self, &v, keep, ModeOp::Divide)
+            .map_err(|e| err("divide", self, holes_notation(tiles), e))
+    }
+
+    /// By-mode logical product with `None` (CuTe's `_`) keeping a mode as it is.
+    pub fn logical_product_by_mode(&self, tiles: &[Option<Layout>]) -> Result<Layout, LayoutError> {
+        let (v, keep) = split_holes(tiles);
+        let p = algebra::by_mode_keeping(self, &v, keep, ModeOp::Product)
+            .map_err(|e| err("logical_product", self, holes_notation(tiles), e))?;
+        // the same overlap rule as the full tiler, mode by mode
+        for (i, t) in tiles.iter().enumerate() {
+            if let Some(t) = t {
+                let m = self
+                    .mode(i)
+                    .map_err(|e| err("logical_product", self, holes_notation(tiles), e))?;
+                m.logical_product(t)?;
+            }
+        }
+        Ok(p)
+    }
+
     /// A by-mode product `((A0,A1,...),(B0',B1',...),trailing...)`: the blocks of `self`
     /// grouped in mode 0, the copies in mode 1 (CuTe's `zipped_product`; A's untouched
     /// trailing modes follow the two groups, as in [`Layout::zipped_divide`]).

@@ -19,7 +19,7 @@ mod injective;
 mod int_tuple;
 pub mod int_tuple_ops;
 mod layout;
-mod layout_ops;
+pub(crate) mod layout_ops;
 pub mod notation;
 mod ops;
 mod slice;

@@ -16,6 +16,7 @@ mod ordered;
 mod product;
 mod recast;
 mod tiler;
+pub(crate) use tiler::{by_mode_keeping, ModeOp};
 
 pub use arrange::{arrange_by_mode, arrange_pair, Arrangement};
 pub use coalesce::{coalesce, coalesce_by, filter};

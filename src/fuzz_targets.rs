@@ -125,10 +125,9 @@ pub fn algebra(data: &[u8]) {
         0 => {
             if let Ok(r) = a.compose(&c) {
                 assert_eq!(r.size(), c.size(), "compose keeps B's size");
-                // past size(A), A extends along the last mode of its coalesced form
-                let ext = a.coalesce();
+                // past size(A), A extends along its last mode (kept even at extent 1)
                 for i in 0..r.size() {
-                    let via = ext.index_unbounded(c.index_of(i).unwrap());
+                    let via = a.index_unbounded(c.index_of(i).unwrap());
                     assert_eq!(Some(r.index_of(i).unwrap()), via, "{a} o {c} at {i}");
                 }
             }
@@ -190,18 +189,23 @@ pub fn algebra(data: &[u8]) {
                 }
             }
             if let Ok(l) = a.left_inverse() {
+                // a left inverse of an injective layout, CuTe's quasi-inverse otherwise
+                let injective = brute_injective(&a);
                 for i in 0..a.size() {
-                    assert_eq!(
-                        l.index_unbounded(a.index_of(i).unwrap()),
-                        Some(i),
-                        "left_inverse({a})"
-                    );
+                    let x = a.index_of(i).unwrap();
+                    let back = l.index_unbounded(x).unwrap();
+                    if injective {
+                        assert_eq!(back, i, "left_inverse({a})");
+                    } else {
+                        assert_eq!(a.index_of(back).ok(), Some(x), "left_inverse({a})");
+                    }
                 }
             }
         }
         6 => {
             if let Ok(d) = a.divide(&c) {
-                let comp = c.complement(a.size()).unwrap();
+                // a tile larger than A pads: its complement skips the size check
+                let comp = strideweave::algebra::complement_unchecked_size(&c, a.size()).unwrap();
                 let bc = Layout::EMPTY.append(&c).unwrap().append(&comp).unwrap();
                 assert_eq!(
                     Ok(d),

@@ -610,10 +610,17 @@ proptest! {
     }
 
     /// divide(A, B) == compose(A, (B, complement(B, size(A)))), and evaluates as A(B'(i)).
+    /// A tile larger than A pads: its complement is one tile, `1:cosize(B)` (CuTe's).
     #[test]
     fn divide_is_compose_with_tile_and_complement(a in any_layout(1024), b in any_layout(64)) {
         let d = a.divide(&b);
-        let via_compose = b.complement(a.size()).and_then(|c| {
+        // a tile larger than A pads (CuTe's): the complement skips the size check
+        let complement = if b.size() > a.size() {
+            strideweave::algebra::complement_unchecked_size(&b, a.size()).map_err(strideweave::LayoutError::from)
+        } else {
+            b.complement(a.size())
+        };
+        let via_compose = complement.and_then(|c| {
             let bc = pair(&b, &c);
             a.compose(&bc).map(|r| (r, bc))
         });
@@ -703,19 +710,25 @@ proptest! {
         }
     }
 
-    /// Whenever left_inverse returns a layout, it is a left inverse; it fails only for
-    /// layouts that are not injective or whose modes do not chain.
+    /// Whenever left_inverse returns a layout, it is a left inverse (injective L) or CuTe's
+    /// quasi-inverse, `L(R(L(i))) == L(i)`; an injective L is refused only by CuTe's
+    /// divisibility condition.
     #[test]
     fn left_inverse_is_correct_whenever_it_succeeds(l in any_layout(512)) {
         match l.left_inverse() {
             Ok(r) => {
-                prop_assert!(brute_injective(&l), "left_inverse of non-injective {} = {}", l, r);
                 for i in 0..l.size() {
-                    prop_assert_eq!(r.index_unbounded(eval(&l, i)), Some(i), "left_inverse({}) = {}", l, r);
+                    let back = r.index_unbounded(eval(&l, i)).unwrap();
+                    if brute_injective(&l) {
+                        prop_assert_eq!(back, i, "left_inverse({}) = {}", l, r);
+                    } else {
+                        prop_assert!(back < l.size(), "left_inverse({}) = {}", l, r);
+                        prop_assert_eq!(eval(&l, back), eval(&l, i), "left_inverse({}) = {}", l, r);
+                    }
                 }
             }
             Err(e) => prop_assert!(
-                !brute_injective(&l) || matches!(e.core(), Some(CoreError::Unchainable { .. })),
+                !brute_injective(&l) || matches!(e.core(), Some(CoreError::LeftInverseDivisibility { .. })),
                 "left_inverse({}): {}", l, e
             ),
         }
@@ -830,7 +843,7 @@ proptest! {
     #[test]
     fn logical_product_matches_its_definition(a in any_layout(64), b in any_layout(64)) {
         let m = a.size() * b.cosize();
-        let c = a.complement(m);
+        let c = a.filter().complement(m); // CuTe complements filter(A)
         match a.logical_product(&b) {
             Ok(p) => {
                 let c = c.expect("product exists only with a complement");
@@ -860,8 +873,8 @@ proptest! {
             // rejected because CuTe's copies of A would land on A: check they would
             Err(e) if matches!(e.core(), Some(CoreError::ProductOverlap { .. })) => {
                 let cb = c.unwrap().compose(&b).unwrap();
-                let cute = Layout::EMPTY.append(&a).unwrap().append(&cb).unwrap();
-                prop_assert!(!brute_injective(&cute), "logical_product({}, {}) rejected, CuTe's {} is injective", a, b, cute);
+                let cute = Layout::EMPTY.append(&a.filter()).unwrap().append(&cb).unwrap();
+                prop_assert!(!brute_injective(&cute), "logical_product({}, {}) rejected, CuTe's copies {} do not overlap", a, b, cute);
             }
             Err(e) => prop_assert!(c.is_err() || c.unwrap().compose(&b).is_err(), "logical_product({}, {}): {}", a, b, e),
         }
@@ -895,7 +908,7 @@ proptest! {
         };
         let (pa, pb) = (pad(&a), pad(&b));
         prop_assert_eq!(pa.rank(), r);
-        let c = pa.complement(pa.size() * pb.cosize());
+        let c = pa.filter().complement(pa.size() * pb.cosize());
         let blocked = a.blocked_product(&b);
         let raked = a.raked_product(&b);
         prop_assert_eq!(blocked.is_ok(), raked.is_ok());
@@ -1149,11 +1162,16 @@ fn eval128(l: &Layout, i: u64) -> u128 {
     idx
 }
 
-/// `A(x)` in `u128`, past size(A) along the last leaf of coalesced A (CuTe's extension).
+/// `A(x)` in `u128`, past size(A) along A's last leaf (CuTe's extension, which keeps that
+/// leaf even at extent 1).
 fn extended128(a: &Layout, x: u128) -> u128 {
     let mut leaves: Vec<(u128, u128)> = Vec::new();
-    for k in 0..a.leaf_count() {
-        let (s, d) = (a.leaf_extent(k) as u128, a.leaf_stride(k) as u128);
+    let n = a.leaf_count();
+    for k in 0..n {
+        let (mut s, d) = (a.leaf_extent(k) as u128, a.leaf_stride(k) as u128);
+        if s == 1 && k + 1 == n {
+            s = 2; // unbounded
+        }
         if s == 1 {
             continue;
         }
@@ -1289,22 +1307,29 @@ fn check_exact_or_value_error(a: &Layout, b: &Layout, m: u64) -> Result<(), Test
     }
     match a.left_inverse() {
         Ok(r) => {
+            let injective = a.is_injective();
             for i in keys128(a.size()) {
-                prop_assert_eq!(
-                    extended128(&r, eval128(&a, i)),
-                    i as u128,
-                    "left_inverse({}) = {}",
-                    a,
-                    r
-                );
+                let back = extended128(&r, eval128(&a, i));
+                if injective {
+                    prop_assert_eq!(back, i as u128, "left_inverse({}) = {}", a, r);
+                } else {
+                    prop_assert!(back < a.size() as u128, "left_inverse({}) = {}", a, r);
+                    prop_assert_eq!(
+                        eval128(&a, back as u64),
+                        eval128(&a, i),
+                        "left_inverse({}) = {}",
+                        a,
+                        r
+                    );
+                }
             }
         }
         Err(e) => value_error_kind("left_inverse", &e)?,
     }
     match a.divide(&b) {
         Ok(d) => {
-            let c = b
-                .complement(a.size())
+            // a tile larger than A pads: no size check
+            let c = strideweave::algebra::complement_unchecked_size(&b, a.size())
                 .expect("divide exists only with a complement");
             // (B, C) evaluated in u128: as a layout it may not fit even when A ∘ (B, C) does
             prop_assert_eq!(d.size() as u128, b.size() as u128 * c.size() as u128);
@@ -1325,6 +1350,7 @@ fn check_exact_or_value_error(a: &Layout, b: &Layout, m: u64) -> Result<(), Test
     match a.logical_product(&b) {
         Ok(p) => {
             let c = a
+                .filter()
                 .complement(a.size() * b.cosize())
                 .expect("product exists only with a complement");
             let cb = c.compose(&b).expect("product exists only if C ∘ B does");

@@ -282,9 +282,18 @@ fn extended(a: &Layout, x: u64) -> u64 {
     if x < a.size() {
         return eval(a, x);
     }
-    let leaves = my_coalesce(a);
+    // CuTe's extension runs along A's last leaf, kept even at extent 1
+    let n = a.leaf_count();
+    let mut leaves = my_coalesce(a);
+    let last = (a.leaf_extent(n - 1), a.leaf_stride(n - 1));
+    if last.0 == 1 {
+        match leaves.last_mut() {
+            Some(l) if l.0 * l.1 == last.1 => l.0 *= 2, // merged: now unbounded
+            _ => leaves.push((2, last.1)),
+        }
+    }
     let Some((&(_, d_last), init)) = leaves.split_last() else {
-        return 0; // every leaf has extent 1: the coalesced layout is 1:0
+        return 0;
     };
     let mut rest = x;
     let mut idx = 0;
@@ -534,7 +543,13 @@ proptest! {
         b in prop_oneof![2 => chain_layout(32), 1 => any_layout(32)],
     ) {
         let d = a.divide(&b);
-        let via = b.complement(a.size()).and_then(|c| {
+        // a tile larger than A pads (CuTe's): its complement skips the size check
+        let comp = if b.size() > a.size() {
+            strideweave::algebra::complement_unchecked_size(&b, a.size()).map_err(LayoutError::from)
+        } else {
+            b.complement(a.size())
+        };
+        let via = comp.and_then(|c| {
             let bc = pair(&b, &c);
             a.compose(&bc).map(|r| (r, c))
         });
@@ -583,7 +598,7 @@ proptest! {
         a in prop_oneof![2 => chain_layout(32), 1 => any_layout(32)],
         b in prop_oneof![2 => chain_layout(32), 1 => any_layout(32)],
     ) {
-        let c = a.complement(a.size() * b.cosize());
+        let c = a.filter().complement(a.size() * b.cosize()); // CuTe complements filter(A)
         match a.logical_product(&b) {
             Ok(p) => {
                 let c = c.expect("a product exists only with a complement");
@@ -613,7 +628,7 @@ proptest! {
                     // rejected as overlapping: CuTe's (A, C ∘ B) would indeed collide
                     // (where C ∘ B exists at all) B's own broadcast modes aside, the copies land on A
                     if let Ok(cb) = c.unwrap().compose(&b) {
-                        let cute = Layout::EMPTY.append(&a).unwrap().append(&cb.filter()).unwrap();
+                        let cute = Layout::EMPTY.append(&a.filter()).unwrap().append(&cb.filter()).unwrap();
                         prop_assert!(!injective(&cute),
                             "logical_product({}, {}) rejected but CuTe's copies {} do not collide with A", a, b, cute);
                     }
@@ -685,21 +700,36 @@ proptest! {
         }
     }
 
-    /// left inverse: it succeeds exactly when L's sorted non-trivial strides chain exactly
-    /// (each a positive multiple of the span below), and then R(L(i)) == i with every L(i)
-    /// inside R's domain.
+    /// left inverse (CuTe's): every L(i) lies inside R's domain and R(L(i)) == i for an
+    /// injective L; for any other L it is CuTe's quasi-inverse, L(R(L(i))) == L(i). Exact
+    /// chains always succeed, and an injective L is refused only by CuTe's divisibility
+    /// condition.
     #[test]
     fn left_inverse_postconditions(l in prop_oneof![2 => chain_layout(512), 1 => any_layout(512)]) {
         let r = l.left_inverse();
-        prop_assert_eq!(r.is_ok(), exact_chain(&l), "left_inverse({}) = {:?}", l, r);
-        if let Ok(r) = r {
-            for i in 0..l.size() {
-                let x = eval(&l, i);
-                prop_assert!(x < r.size(), "L({}) = {} outside left_inverse({}) = {}", i, x, l, r);
-                prop_assert_eq!(eval(&r, x), i, "R(L({})) for L = {}, R = {}", i, l, r);
+        if exact_chain(&l) {
+            prop_assert!(r.is_ok(), "left_inverse({}) = {:?}", l, r);
+        }
+        match r {
+            Ok(r) => {
+                for i in 0..l.size() {
+                    let x = eval(&l, i);
+                    prop_assert!(x < r.size(), "L({}) = {} outside left_inverse({}) = {}", i, x, l, r);
+                    let back = eval(&r, x);
+                    if injective(&l) {
+                        prop_assert_eq!(back, i, "R(L({})) for L = {}, R = {}", i, l, r);
+                    } else {
+                        prop_assert!(back < l.size());
+                        prop_assert_eq!(eval(&l, back), x, "L(R(L({}))) for L = {}, R = {}", i, l, r);
+                    }
+                }
             }
-        } else if let Err(e) = r {
-            prop_assert_eq!(e.kind(), ErrorKind::Value);
+            Err(e) => {
+                prop_assert_eq!(e.kind(), ErrorKind::Value);
+                if injective(&l) {
+                    prop_assert!(matches!(e.core(), Some(CoreError::LeftInverseDivisibility { .. })), "left_inverse({}): {}", l, e);
+                }
+            }
         }
     }
 

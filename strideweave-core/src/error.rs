@@ -74,6 +74,16 @@ pub enum CoreError {
     /// An injective layout whose sorted modes do not chain: a stride inside, or (for
     /// `left_inverse`) not a multiple of, the span of the smaller-stride modes.
     Unchainable { stride: u64, span: u64 },
+    /// Left inverse: a sorted non-zero stride is not a multiple of the next smaller one
+    /// (CuTe's "left inverse divisibility condition").
+    LeftInverseDivisibility { stride: u64, previous: u64 },
+    /// A block extent that does not divide the target extent it tiles (`tile_to_shape`,
+    /// `evenly_divides`), or a shape division where neither value divides the other.
+    NotEvenlyDivided { extent: u64, tile: u64 },
+    /// `upcast`/`recast`: a stride and the factor divide neither way.
+    RecastDivisibility { stride: u64, factor: u64 },
+    /// `downcast`/`recast` of a layout with no stride-1 leaf (no adjacent elements to split).
+    NoUnitStride,
     /// Complement target smaller than the layout's size, or zero.
     CotargetTooSmall { size: u64, cotarget: u64 },
     /// Broadcast of an extent other than one to a different extent.

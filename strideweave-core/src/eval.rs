@@ -11,10 +11,13 @@
 //! );
 //! ```
 
+use crate::algebra::Arrangement;
 use crate::error::LayoutError;
-use crate::int_tuple::{Coord, IntTuple, Node, Shape};
+use crate::int_tuple::{Coord, IntTuple, Node, Shape, Stride};
+use crate::int_tuple_ops as tuples;
 use crate::notation::{make_layout, Parser};
 use crate::ops::tiler_notation;
+use crate::slice::SliceCoord;
 use crate::tree::{profile_notation, Tree, TreeItem};
 use crate::Layout;
 use std::fmt;
@@ -38,6 +41,24 @@ pub enum Value {
     None,
     /// A profile (output only).
     Profile(Vec<Node>),
+    /// A coordinate with `_` items, e.g. `(_,2)`, for `slice` and `dice`.
+    Slice(SliceCoord),
+    /// `LayoutLeft` or `LayoutRight`, the compact orders of `make_layout`.
+    Major(Major),
+    /// Two values, printed `(X,Y)` (`slice_and_offset`'s layout and offset).
+    Pair(Box<Value>, Box<Value>),
+    /// A tiler with `_` entries, e.g. `[_,4:1]` (`None` is `_`: that mode is kept).
+    TilerWithHoles(Vec<Option<Layout>>),
+}
+
+/// Which mode of a compact layout is fastest: CuTe's `LayoutLeft` (the first,
+/// column-major) or `LayoutRight` (the last, row-major).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Major {
+    /// First mode fastest.
+    Left,
+    /// Last mode fastest.
+    Right,
 }
 
 impl Value {
@@ -51,6 +72,10 @@ impl Value {
             Value::Bool(_) => "a boolean",
             Value::None => "none",
             Value::Profile(_) => "a profile",
+            Value::Slice(_) => "a slicing coordinate",
+            Value::Major(_) => "a major order",
+            Value::Pair(..) => "a pair",
+            Value::TilerWithHoles(_) => "a tiler",
         }
     }
 }
@@ -65,6 +90,11 @@ impl fmt::Display for Value {
             Value::Bool(b) => write!(f, "{b}"),
             Value::None => f.write_str("none"),
             Value::Profile(p) => f.write_str(&profile_notation(p)),
+            Value::Slice(c) => write!(f, "{c}"),
+            Value::Major(Major::Left) => f.write_str("LayoutLeft"),
+            Value::Major(Major::Right) => f.write_str("LayoutRight"),
+            Value::Pair(x, y) => write!(f, "({x},{y})"),
+            Value::TilerWithHoles(t) => f.write_str(&crate::layout_ops::holes_notation(t)),
         }
     }
 }
@@ -98,15 +128,20 @@ fn expr_inner(p: &mut Parser) -> Result<Value, LayoutError> {
         Some('[') => {
             p.expect('[')?;
             let mut tiles = Vec::new();
+            let mut holes = false;
             if !p.eat(']') {
                 loop {
                     let start = p.pos();
                     match expr(p)? {
-                        Value::Layout(l) => tiles.push(l),
-                        Value::Tuple(t) if t.is_scalar() => tiles.push(
+                        Value::Layout(l) => tiles.push(Some(l)),
+                        Value::Tuple(t) if t.is_scalar() => tiles.push(Some(
                             Layout::leaf(t.leaf(0), 1)
                                 .map_err(|e| LayoutError::from_core("tile", e))?,
-                        ),
+                        )),
+                        Value::Slice(c) if c.to_string() == "_" => {
+                            holes = true;
+                            tiles.push(None);
+                        }
                         other => {
                             return Err(LayoutError::type_error(format!(
                                 "a tiler holds layouts, found {} at column {}",
@@ -123,10 +158,29 @@ fn expr_inner(p: &mut Parser) -> Result<Value, LayoutError> {
                     }
                 }
             }
-            Ok(Value::Tiler(tiles))
+            if holes {
+                return Ok(Value::TilerWithHoles(tiles));
+            }
+            Ok(Value::Tiler(tiles.into_iter().flatten().collect()))
         }
         Some(c) if c.is_ascii_digit() || c == '(' || c == '-' => {
-            let shape = p.int_tuple()?;
+            let start = p.pos();
+            let shape = match p.int_tuple() {
+                Ok(t) => t,
+                Err(e) => {
+                    // `(_,2)`: a slicing coordinate
+                    p.rewind(start);
+                    match SliceCoord::parse_from(p) {
+                        Ok(c) if c.has_holes() => {
+                            if p.peek() == Some(':') {
+                                return Err(p.error("a layout's shape cannot hold '_'"));
+                            }
+                            return Ok(Value::Slice(c));
+                        }
+                        _ => return Err(e),
+                    }
+                }
+            };
             if p.eat(':') {
                 let stride = p.int_tuple()?;
                 return Ok(Value::Layout(make_layout(shape, stride)?));
@@ -140,6 +194,9 @@ fn expr_inner(p: &mut Parser) -> Result<Value, LayoutError> {
                 "true" => return Ok(Value::Bool(true)),
                 "false" => return Ok(Value::Bool(false)),
                 "none" => return Ok(Value::None),
+                "_" => return Ok(Value::Slice("_".parse()?)),
+                "LayoutLeft" => return Ok(Value::Major(Major::Left)),
+                "LayoutRight" => return Ok(Value::Major(Major::Right)),
                 "tree" => return Ok(Value::Tree(tree_items(p)?)),
                 _ => {}
             }
@@ -243,7 +300,8 @@ fn tree_items_inner(p: &mut Parser) -> Result<Tree, LayoutError> {
     Tree::new(items)
 }
 
-const FUNCTIONS: &[&str] = &[
+/// Every function name `eval` knows; each has an example in the reference, `docs/eval.md`.
+pub const FUNCTIONS: &[&str] = &[
     "layout",
     "shape",
     "stride",
@@ -276,6 +334,37 @@ const FUNCTIONS: &[&str] = &[
     "blocked_product",
     "raked_product",
     "can_compose",
+    "zipped_product",
+    "tiled_product",
+    "flat_product",
+    "flat_divide",
+    "tile_to_shape",
+    "make_layout",
+    "make_ordered_layout",
+    "make_layout_like",
+    "upcast",
+    "downcast",
+    "recast_layout",
+    "nullspace",
+    "select",
+    "replace",
+    "slice",
+    "dice",
+    "slice_and_offset",
+    "idx2crd",
+    "crd2idx",
+    "congruent",
+    "weakly_congruent",
+    "compatible",
+    "evenly_divides",
+    "shape_div",
+    "shape_mod",
+    "ceil_div",
+    "prefix_product",
+    "inner_product",
+    "lex_less",
+    "colex_less",
+    "elem_less",
 ];
 
 fn arity(name: &str, args: &[Value], min: usize, max: usize) -> Result<(), LayoutError> {
@@ -372,6 +461,9 @@ fn want_tiles(name: &str, pos: usize, v: &Value) -> Result<Vec<Layout>, LayoutEr
                 })
                 .collect()
         }
+        Value::TilerWithHoles(_) => Err(LayoutError::type_error(format!(
+            "{name}: '_' tiles work with compose, divide and logical_product; give a layout for every mode"
+        ))),
         other => Err(LayoutError::type_error(format!(
             "{name} expects a tiler as argument {}, found {} {other}",
             pos + 1,
@@ -395,7 +487,15 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
     let mut a = args;
     if matches!(
         name,
-        "divide" | "logical_divide" | "zipped_divide" | "tiled_divide" | "logical_product"
+        "divide"
+            | "logical_divide"
+            | "zipped_divide"
+            | "tiled_divide"
+            | "flat_divide"
+            | "logical_product"
+            | "zipped_product"
+            | "tiled_product"
+            | "flat_product"
     ) {
         if let Some(Value::Tuple(t)) = a.get(1) {
             if t.is_scalar() {
@@ -541,6 +641,7 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
                 Value::Layout(b) => l.compose(b),
                 Value::Tuple(t) => l.compose(&Shape::from_tuple(*t)?),
                 Value::Tiler(ts) => l.compose(ts),
+                Value::TilerWithHoles(ts) => l.compose_by_mode(ts),
                 other => {
                     return Err(LayoutError::type_error(format!(
                     "compose expects a layout, a shape or a tiler as argument 2, found {} {other}",
@@ -570,6 +671,7 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
             Value::Layout(match &a[1] {
                 Value::Layout(b) => l.divide(b)?,
                 Value::Tuple(t) => l.divide_shape(&Shape::from_tuple(*t)?)?,
+                Value::TilerWithHoles(ts) => l.divide_by_mode(ts)?,
                 other => l.divide_tiler(&want_tiles(name, 1, other)?)?,
             })
         }
@@ -578,6 +680,7 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
             let l = want_layout(name, 0, &a[0])?;
             Value::Layout(match &a[1] {
                 Value::Tuple(t) => l.divide_shape(&Shape::from_tuple(*t)?)?,
+                Value::TilerWithHoles(ts) => l.divide_by_mode(ts)?,
                 other => l.divide_tiler(&want_tiles(name, 1, other)?)?,
             })
         }
@@ -605,7 +708,15 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
                 l.tiled_divide(&tiles)?
             })
         }
-        "coalesce" => Value::Layout(layout1(name)?.coalesce()),
+        "coalesce" => {
+            arity(name, a, 1, 2)?;
+            let l = want_layout(name, 0, &a[0])?;
+            Value::Layout(if a.len() == 2 {
+                l.coalesce_by(&want_tuple(name, 1, "a profile", &a[1])?)?
+            } else {
+                l.coalesce()
+            })
+        }
         "filter" => Value::Layout(layout1(name)?.filter()),
         "right_inverse" => Value::Layout(layout1(name)?.right_inverse()?),
         "left_inverse" => Value::Layout(layout1(name)?.left_inverse()?),
@@ -614,6 +725,7 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
             let l = want_layout(name, 0, &a[0])?;
             Value::Layout(match &a[1] {
                 Value::Layout(b) => l.logical_product(b)?,
+                Value::TilerWithHoles(ts) => l.logical_product_by_mode(ts)?,
                 other => l.logical_product_tiler(&want_tiles(name, 1, other)?)?,
             })
         }
@@ -624,6 +736,222 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
         "raked_product" => {
             let (x, y) = layout2(name)?;
             Value::Layout(x.raked_product(&y)?)
+        }
+        _ => return call_more(name, a),
+    })
+}
+
+/// The functions added for CuTe parity: arranged products and divides, constructors,
+/// recasting, selection and slicing, and the int-tuple helpers.
+fn call_more(name: &str, a: &[Value]) -> Result<Value, LayoutError> {
+    let int = |v: u64| Value::Tuple(IntTuple::scalar(v));
+    let tuple2 = |what: &str| -> Result<(IntTuple, IntTuple), LayoutError> {
+        arity(name, a, 2, 2)?;
+        Ok((
+            want_tuple(name, 0, what, &a[0])?,
+            want_tuple(name, 1, what, &a[1])?,
+        ))
+    };
+    let coord = |pos: usize| -> Result<SliceCoord, LayoutError> {
+        match &a[pos] {
+            Value::Slice(c) => Ok(*c),
+            Value::Tuple(t) => Ok(SliceCoord::from_tuple(*t)),
+            other => Err(LayoutError::type_error(format!(
+                "{name} expects a coordinate as argument {}, found {} {other}",
+                pos + 1,
+                other.kind()
+            ))),
+        }
+    };
+    Ok(match name {
+        "zipped_product" | "tiled_product" | "flat_product" | "flat_divide" => {
+            arity(name, a, 2, 2)?;
+            let l = want_layout(name, 0, &a[0])?;
+            let how = match name {
+                "zipped_product" => Arrangement::Zipped,
+                "tiled_product" => Arrangement::Tiled,
+                _ => Arrangement::Flat,
+            };
+            let divide = name == "flat_divide";
+            Value::Layout(match &a[1] {
+                Value::Layout(b) if divide => l.divide_by(b, how)?,
+                Value::Layout(b) => l.product_by(b, how)?,
+                other => {
+                    let tiles = want_tiles(name, 1, other)?;
+                    match name {
+                        "zipped_product" => l.zipped_product(&tiles)?,
+                        "tiled_product" => l.tiled_product(&tiles)?,
+                        "flat_product" => l.flat_product(&tiles)?,
+                        _ => l.flat_divide(&tiles)?,
+                    }
+                }
+            })
+        }
+        "tile_to_shape" => {
+            arity(name, a, 2, 3)?;
+            let l = want_layout(name, 0, &a[0])?;
+            let target = want_shape(name, 1, &a[1])?;
+            let order = match a.get(2) {
+                None | Some(Value::Major(Major::Left)) => None,
+                Some(Value::Major(Major::Right)) => {
+                    // the last mode repeats fastest
+                    let r = target.rank() as u64;
+                    Some(
+                        IntTuple::from_leaves(&(0..r).rev().collect::<Vec<_>>())
+                            .map_err(|e| LayoutError::from_core(name, e))?,
+                    )
+                }
+                Some(v) => Some(want_tuple(name, 2, "an order", v)?),
+            };
+            Value::Layout(l.tile_to_shape(&target, order.as_ref())?)
+        }
+        "make_layout" => {
+            arity(name, a, 1, 2)?;
+            let s = want_shape(name, 0, &a[0])?;
+            Value::Layout(match a.get(1) {
+                None | Some(Value::Major(Major::Left)) => Layout::col_major(s)?,
+                Some(Value::Major(Major::Right)) => Layout::row_major(s)?,
+                Some(v) => make_layout(
+                    *s.as_tuple(),
+                    *Stride::from_tuple(want_tuple(
+                        name,
+                        1,
+                        "a stride or LayoutLeft/LayoutRight",
+                        v,
+                    )?)?
+                    .as_tuple(),
+                )?,
+            })
+        }
+        "make_ordered_layout" => {
+            arity(name, a, 2, 2)?;
+            let s = want_shape(name, 0, &a[0])?;
+            Value::Layout(Layout::make_ordered_layout(
+                &s,
+                &want_tuple(name, 1, "an order", &a[1])?,
+            )?)
+        }
+        "make_layout_like" => {
+            arity(name, a, 1, 1)?;
+            Value::Layout(want_layout(name, 0, &a[0])?.make_layout_like()?)
+        }
+        "upcast" | "downcast" => {
+            arity(name, a, 2, 2)?;
+            let l = want_layout(name, 0, &a[0])?;
+            let n = want_int(name, 1, &a[1])?;
+            Value::Layout(if name == "upcast" {
+                l.upcast(n)?
+            } else {
+                l.downcast(n)?
+            })
+        }
+        "recast_layout" => {
+            arity(name, a, 3, 3)?;
+            let l = want_layout(name, 0, &a[0])?;
+            Value::Layout(l.recast(want_int(name, 1, &a[1])?, want_int(name, 2, &a[2])?)?)
+        }
+        "nullspace" => {
+            arity(name, a, 1, 1)?;
+            Value::Layout(want_layout(name, 0, &a[0])?.nullspace()?)
+        }
+        "select" => {
+            arity(name, a, 2, usize::MAX)?;
+            let l = want_layout(name, 0, &a[0])?;
+            let modes = match &a[1..] {
+                [Value::Tuple(t)] if !t.is_scalar() => t
+                    .leaves()
+                    .iter()
+                    .map(|&v| {
+                        usize::try_from(v).map_err(|_| {
+                            LayoutError::value(format!("{name}: mode {v} is too large"))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+                rest => rest
+                    .iter()
+                    .enumerate()
+                    .map(|(k, v)| want_index(name, k + 1, v))
+                    .collect::<Result<Vec<_>, _>>()?,
+            };
+            Value::Layout(l.select(&modes)?)
+        }
+        "replace" => {
+            arity(name, a, 3, 3)?;
+            let l = want_layout(name, 0, &a[0])?;
+            Value::Layout(l.replace(want_index(name, 1, &a[1])?, &want_layout(name, 2, &a[2])?)?)
+        }
+        "slice" | "dice" | "slice_and_offset" => {
+            arity(name, a, 2, 2)?;
+            let l = want_layout(name, 0, &a[0])?;
+            let c = coord(1)?;
+            match name {
+                "slice" => Value::Layout(l.slice_coord(&c)?),
+                "dice" => Value::Layout(l.dice(&c)?),
+                _ => {
+                    let (s, o) = l.slice_and_offset(&c)?;
+                    Value::Pair(Box::new(Value::Layout(s)), Box::new(int(o)))
+                }
+            }
+        }
+        "idx2crd" => {
+            arity(name, a, 2, 2)?;
+            let c = Coord::from_tuple(want_tuple(name, 0, "a coordinate", &a[0])?)?;
+            Value::Tuple(*tuples::idx2crd(&c, &want_shape(name, 1, &a[1])?)?.as_tuple())
+        }
+        "crd2idx" => {
+            arity(name, a, 2, 3)?;
+            let c = Coord::from_tuple(want_tuple(name, 0, "a coordinate", &a[0])?)?;
+            let s = want_shape(name, 1, &a[1])?;
+            let d = match a.get(2) {
+                Some(v) => Some(Stride::from_tuple(want_tuple(name, 2, "a stride", v)?)?),
+                None => None,
+            };
+            int(tuples::crd2idx(&c, &s, d.as_ref())?)
+        }
+        "congruent" => {
+            let (x, y) = tuple2("an int tuple")?;
+            Value::Bool(x.congruent(&y))
+        }
+        "weakly_congruent" => {
+            let (x, y) = tuple2("an int tuple")?;
+            Value::Bool(tuples::weakly_congruent(&x, &y))
+        }
+        "compatible" => {
+            let (x, y) = tuple2("a shape")?;
+            Value::Bool(tuples::compatible(&x, &y))
+        }
+        "evenly_divides" => {
+            let (x, y) = tuple2("a shape")?;
+            Value::Bool(tuples::evenly_divides(&x, &y)?)
+        }
+        "shape_div" | "shape_mod" | "ceil_div" => {
+            let (x, y) = tuple2("a shape")?;
+            Value::Tuple(match name {
+                "shape_div" => tuples::shape_div(&x, &y)?,
+                "shape_mod" => tuples::shape_mod(&x, &y)?,
+                _ => tuples::ceil_div(&x, &y)?,
+            })
+        }
+        "prefix_product" => {
+            arity(name, a, 1, 1)?;
+            Value::Tuple(tuples::prefix_product(&want_tuple(
+                name,
+                0,
+                "an int tuple",
+                &a[0],
+            )?)?)
+        }
+        "inner_product" => {
+            let (x, y) = tuple2("an int tuple")?;
+            int(tuples::inner_product(&x, &y)?)
+        }
+        "lex_less" | "colex_less" | "elem_less" => {
+            let (x, y) = tuple2("a coordinate")?;
+            Value::Bool(match name {
+                "lex_less" => tuples::lex_less(&x, &y)?,
+                "colex_less" => tuples::colex_less(&x, &y)?,
+                _ => tuples::elem_less(&x, &y)?,
+            })
         }
         _ => return Err(LayoutError::syntax(format!("unknown function '{name}'"))),
     })

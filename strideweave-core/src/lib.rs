@@ -21,12 +21,15 @@ pub mod eval;
 pub mod injective;
 #[doc(hidden)]
 pub mod int_tuple;
+pub mod int_tuple_ops;
 #[doc(hidden)]
 pub mod layout;
+pub(crate) mod layout_ops;
 pub mod message;
 pub mod notation;
 #[doc(hidden)]
 pub mod ops;
+mod slice;
 #[doc(hidden)]
 pub mod tree;
 
@@ -34,4 +37,5 @@ pub use error::{CoreError, ErrorKind, LayoutError};
 pub use int_tuple::{Coord, IntTuple, IntoIntTuple, Node, Shape, Stride, MAX_LEAVES, MAX_NODES};
 pub use layout::Layout;
 pub use ops::ComposeWith;
+pub use slice::SliceCoord;
 pub use tree::{IntoTreeItem, Tree, TreeItem};

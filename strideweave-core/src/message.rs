@@ -226,7 +226,7 @@ impl<const N: usize> ConstMessage<N> {
                 .u64(extent)
                 .str(" of A and stride ")
                 .u64(stride)
-                .str(" of B divide neither way"),
+                .str(" of B divide neither way, and B crosses that mode of A"),
             CoreError::ShapeDivisibility { extent, rest } => self
                 .str("shape divisibility condition fails: remaining extent ")
                 .u64(rest)
@@ -252,6 +252,23 @@ impl<const N: usize> ConstMessage<N> {
                 .str(" is not a multiple of the span ")
                 .u64(span)
                 .str(" of the smaller-stride modes"),
+            CoreError::LeftInverseDivisibility { stride, previous } => self
+                .str("left inverse divisibility condition fails: stride ")
+                .u64(stride)
+                .str(" is not a multiple of the next smaller stride ")
+                .u64(previous),
+            CoreError::NotEvenlyDivided { extent, tile } => {
+                self.u64(tile).str(" does not evenly divide ").u64(extent)
+            }
+            CoreError::RecastDivisibility { stride, factor } => self
+                .str("recast divisibility condition fails: stride ")
+                .u64(stride)
+                .str(" and factor ")
+                .u64(factor)
+                .str(" divide neither way"),
+            CoreError::NoUnitStride => {
+                self.str("downcast needs a stride-1 leaf (adjacent elements) to split")
+            }
             CoreError::CotargetTooSmall { size, cotarget } => self
                 .str("layout size ")
                 .u64(size)

@@ -53,6 +53,12 @@ impl<'a> Parser<'a> {
         self.pos
     }
 
+    /// Moves back to an earlier position from [`Parser::pos`], to read the same text
+    /// another way (`eval` reads `(_,2)` as a slicing coordinate after it fails as a tuple).
+    pub fn rewind(&mut self, pos: usize) {
+        self.pos = pos.min(self.pos);
+    }
+
     /// A syntax error at the current position.
     pub fn error(&self, msg: impl std::fmt::Display) -> LayoutError {
         self.error_at(self.pos, msg)

@@ -230,21 +230,25 @@ impl Layout {
             .map_err(|e| err2("logical_product", self, b, e))
     }
 
-    /// Rejects a product of injective operands whose result collides (CuTe's copies of A
-    /// landed on A). Decided exactly, and only in the one case where it can happen.
+    /// Rejects a product whose copies of `self` overlap one another or `self` (CuTe's
+    /// result would put two elements in one place that B keeps apart): for an injective
+    /// B, `(filter(self), copies)` must be injective. Decided exactly, and only in the one
+    /// case where it can fail. Broadcast modes of `self` are its own and are allowed.
     fn check_product(&self, b: &Layout, p: Layout) -> Result<Layout, CoreError> {
-        if algebra::product_may_overlap(self, b)
-            && self.is_injective()
-            && b.is_injective()
-            && !p.is_injective()
-        {
-            let room = algebra::complement(self, self.size().saturating_mul(b.cosize()))
-                .map(|c| c.size())
-                .unwrap_or(0);
-            return Err(CoreError::ProductOverlap {
-                copies: b.cosize(),
-                room,
-            });
+        let kept = self.filter();
+        if algebra::product_may_overlap(&kept, b) && b.is_injective() {
+            let copies = algebra::logical_product(self, b)?.mode(1)?;
+            let mut q = kept;
+            q.push_mode(&copies)?;
+            if !q.is_injective() {
+                let room = algebra::complement(&kept, self.size().saturating_mul(b.cosize()))
+                    .map(|c| c.size())
+                    .unwrap_or(0);
+                return Err(CoreError::ProductOverlap {
+                    copies: b.cosize(),
+                    room,
+                });
+            }
         }
         Ok(p)
     }

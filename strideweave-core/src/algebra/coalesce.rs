@@ -75,3 +75,33 @@ pub const fn filter(l: &Layout) -> Layout {
     }
     coalesce(&r)
 }
+
+/// Coalesce by mode (CuTe's `coalesce(layout, profile)`): where `profile` is an integer the
+/// whole (sub)layout is coalesced; where it is a tuple, mode `i` of the layout is coalesced
+/// by item `i` of the profile, and modes past the profile's rank are kept as they are.
+///
+/// `coalesce_by((2,(1,6)):(1,(6,2)), (1,1))` is `(2,6):(1,2)`.
+pub const fn coalesce_by(l: &Layout, profile: &crate::IntTuple) -> Result<Layout, CoreError> {
+    if profile.is_scalar() {
+        return Ok(coalesce(l));
+    }
+    if profile.rank() > l.rank() {
+        return Err(CoreError::TooManyTiles {
+            tiles: profile.rank() as u64,
+            rank: l.rank() as u64,
+        });
+    }
+    let mut r = Layout::EMPTY;
+    let mut i = 0;
+    while i < l.rank() {
+        if i < profile.rank() {
+            let m = crate::error::tri!(l.mode(i));
+            let p = crate::error::tri!(profile.mode(i));
+            crate::error::tri!(r.push_mode(&crate::error::tri!(coalesce_by(&m, &p))));
+        } else {
+            crate::error::tri!(r.push_item_of(l, i));
+        }
+        i += 1;
+    }
+    r.validated()
+}

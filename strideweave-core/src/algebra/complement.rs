@@ -19,12 +19,22 @@ pub const fn complement(l: &Layout, cotarget: u64) -> Result<Layout, CoreError> 
             cotarget,
         });
     }
-    complement_unchecked_size(l, cotarget)
+    complement_of_chain(l, cotarget)
 }
 
-/// [`complement`] without the `size(L) <= M` check: CuTe's `complement(L)` with the
-/// default cotarget 1, as used by `left_inverse`.
+/// [`complement`] without the `size(L) <= M` check, as division uses it: a tile larger
+/// than the layout leaves a complement of one padded tile, `1:span(L)`, where the next
+/// tile would start (`divide(2:1, 32:1)` is `(32,1):(1,32)`, as in CuTe).
 pub const fn complement_unchecked_size(l: &Layout, cotarget: u64) -> Result<Layout, CoreError> {
+    let c = tri!(complement_of_chain(l, cotarget));
+    if l.size() > cotarget && c.size() == 1 {
+        return Layout::leaf(1, l.cosize());
+    }
+    Ok(c)
+}
+
+/// The gaps between L's sorted leaves, then the mode up to the cotarget.
+const fn complement_of_chain(l: &Layout, cotarget: u64) -> Result<Layout, CoreError> {
     let (order, n) = tri!(injective_candidates(l));
     let mut shapes = [0u64; MAX_LEAVES];
     let mut strides = [0u64; MAX_LEAVES];

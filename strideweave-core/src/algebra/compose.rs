@@ -96,8 +96,10 @@ struct Flat {
 }
 
 impl Flat {
-    /// `coalesce(a)` as flat arrays: extent-1 leaves dropped, contiguous leaves merged,
-    /// `1:0` when nothing is left.
+    /// `coalesce(a)` as flat arrays, except that A's last leaf is kept even at extent 1:
+    /// past `size(A)` the composition continues along A's last mode (CuTe's `coalesce_x`),
+    /// so `1:1 ∘ 4:1` is `4:1` and `(4,3,1):(3,1,0) ∘ 24:1` ends in a stride-0 mode. The
+    /// last entry's extent is never read: that mode is unbounded.
     const fn of(a: &Layout) -> Flat {
         let mut f = Flat {
             n: 1,
@@ -105,9 +107,13 @@ impl Flat {
             d: [0; MAX_LEAVES],
         };
         f.s[0] = 1;
+        let count = a.leaf_count();
         let mut i = 0;
-        while i < a.leaf_count() {
-            let (s, d) = (a.leaf_extent(i), a.leaf_stride(i));
+        while i < count {
+            let (mut s, d) = (a.leaf_extent(i), a.leaf_stride(i));
+            if s == 1 && i + 1 == count {
+                s = 2; // any extent above 1: the last mode is unbounded anyway
+            }
             let last = f.n - 1;
             if s == 1 {
                 // contributes nothing
@@ -115,8 +121,8 @@ impl Flat {
                 f.s[last] = s;
                 f.d[last] = d;
             } else if matches!(f.s[last].checked_mul(f.d[last]), Some(p) if p == d) {
-                // merged extents multiply up to at most size(a), which fits
-                f.s[last] *= s;
+                // only a merge into the unbounded last mode can exceed size(a)
+                f.s[last] = f.s[last].saturating_mul(s);
             } else {
                 f.s[f.n] = s;
                 f.d[f.n] = d;
@@ -128,10 +134,122 @@ impl Flat {
     }
 }
 
+/// One step of B's remaining `rest_shape:rest_stride` through a bounded mode `si:di` of
+/// coalesced A (CuTe's fold in `composition_impl`): the part of B that lands in this mode
+/// is `take:(di*scale)`, and `reach` is the largest coordinate of the mode it touches.
+struct Step {
+    take: u64,
+    scale: u64,
+    rest_shape: u64,
+    rest_stride: u64,
+    reach: u64,
+}
+
+/// Walks B's remaining extent and stride through mode `si:di`, or says which of CuTe's
+/// divisibility conditions fails. The rule rejects exactly where CuTe's result would not
+/// be `A(B(i))`:
+/// * a stride that divides the mode, or that the mode divides, is CuTe's ordinary step;
+/// * a stride below the mode that does not divide it is fine while B stays inside the
+///   mode (`compose((8,8):(8,1), 3:3)` is `3:24`), and past it only through a stride-0
+///   mode whose wrapped coordinates never carry twice (then CuTe's result is exact);
+/// * anything else crosses a mode boundary at a point CuTe's result gets wrong.
+const fn step(si: u64, di: u64, rest_shape: u64, rest_stride: u64) -> Result<Step, CoreError> {
+    let skip = Step {
+        take: 1,
+        scale: 0,
+        rest_shape,
+        rest_stride,
+        reach: 0,
+    };
+    if rest_shape == 1 {
+        return Ok(skip); // B has ended: later modes cannot matter
+    }
+    let r = rest_stride;
+    if si.is_multiple_of(r) {
+        let new_s = si / r;
+        let take = if rest_shape <= new_s {
+            rest_shape // B ends inside this mode (CuTe's mid-layout truncation)
+        } else if rest_shape.is_multiple_of(new_s) {
+            new_s
+        } else {
+            return Err(CoreError::ShapeDivisibility {
+                extent: new_s,
+                rest: rest_shape,
+            });
+        };
+        return Ok(Step {
+            take,
+            scale: r,
+            rest_shape: rest_shape / take,
+            rest_stride: 1,
+            reach: (take - 1) * r, // below si
+        });
+    }
+    if r.is_multiple_of(si) {
+        return Ok(Step {
+            rest_stride: r / si,
+            ..skip
+        });
+    }
+    if r > si {
+        return Err(CoreError::StrideDivisibility {
+            extent: si,
+            stride: r,
+        });
+    }
+    // r < si and r does not divide si: q steps fit before the first wrap
+    let q = si.div_ceil(r);
+    if rest_shape <= q {
+        return Ok(Step {
+            take: rest_shape,
+            scale: r,
+            rest_shape: 1,
+            rest_stride: 1,
+            reach: (rest_shape - 1) * r,
+        });
+    }
+    if di == 0 && rest_shape.is_multiple_of(q) {
+        // CuTe continues in the next mode with stride 1, which is exact when every wrap
+        // carries exactly once: (J-1)*e + (q-1)*r < si, with e = q*r - si
+        let j = rest_shape / q;
+        let e = (q as u128 * r as u128 - si as u128) as u64; // below r
+        let reach = (j - 1).saturating_mul(e).saturating_add((q - 1) * r);
+        if reach < si {
+            return Ok(Step {
+                take: q,
+                scale: r,
+                rest_shape: j,
+                rest_stride: 1,
+                reach,
+            });
+        }
+    }
+    Err(CoreError::StrideDivisibility {
+        extent: si,
+        stride: r,
+    })
+}
+
+/// The stride CuTe gives `A ∘ (1:d)`: d walked through A's modes with `ceil(d / s_i)`,
+/// times the last stride (for a one-mode A simply `d * stride`). An extent-1 mode's
+/// stride never reaches an index, so on overflow it is 0.
+const fn unit_stride(fa: &Flat, d: u64) -> u64 {
+    let mut rest = d;
+    let mut i = 0;
+    while i + 1 < fa.n {
+        rest = rest.div_ceil(fa.s[i]);
+        i += 1;
+    }
+    match rest.checked_mul(fa.d[fa.n - 1]) {
+        Some(v) => v,
+        None => 0,
+    }
+}
+
 /// Appends `A ∘ (s:d)` to `r`: one leaf, or several (in parentheses when `wrap`).
 const fn emit_leaf(r: &mut Layout, fa: &Flat, s: u64, d: u64, wrap: bool) -> Result<(), CoreError> {
     if s == 1 {
-        return r.push_leaf(1, 0);
+        return r.push_leaf(1, unit_stride(fa, d));
     }
     if d == 0 {
         return r.push_leaf(s, 0);
@@ -147,44 +265,14 @@ const fn emit_leaf(r: &mut Layout, fa: &Flat, s: u64, d: u64, wrap: bool) -> Res
     let mut rest_stride = d;
     let mut i = 0;
     while i + 1 < n {
-        let (si, di) = (fa.s[i], fa.d[i]);
-        // divide the remaining stride out of this extent
-        let new_s;
-        let scale = rest_stride;
-        if si.is_multiple_of(rest_stride) {
-            new_s = si / rest_stride;
-            rest_stride = 1;
-        } else if rest_stride.is_multiple_of(si) {
-            new_s = 1;
-            rest_stride /= si;
-        } else {
-            return Err(CoreError::StrideDivisibility {
-                extent: si,
-                stride: rest_stride,
-            });
+        let st = tri!(step(fa.s[i], fa.d[i], rest_shape, rest_stride));
+        if st.take != 1 {
+            shapes[k] = st.take;
+            strides[k] = tri!(mul(fa.d[i], st.scale));
+            k += 1;
         }
-        // take what is left of B's extent from this mode
-        if new_s != 1 {
-            let take;
-            if rest_shape <= new_s {
-                // B ends inside this mode (CuTe's mid-layout truncation)
-                take = rest_shape;
-                rest_shape = 1;
-            } else if rest_shape.is_multiple_of(new_s) {
-                take = new_s;
-                rest_shape /= new_s;
-            } else {
-                return Err(CoreError::ShapeDivisibility {
-                    extent: new_s,
-                    rest: rest_shape,
-                });
-            }
-            if take != 1 {
-                shapes[k] = take;
-                strides[k] = tri!(mul(di, scale));
-                k += 1;
-            }
-        }
+        rest_shape = st.rest_shape;
+        rest_stride = st.rest_stride;
         i += 1;
     }
     if rest_shape != 1 || k == 0 {
@@ -240,35 +328,20 @@ const fn check_no_carry(fa: &Flat, b: &Layout) -> Result<(), CoreError> {
         let mut rest_stride = d;
         let mut i = 0;
         while i + 1 < n && rest_shape > 1 {
-            let si = fa.s[i];
-            let scale = rest_stride;
-            let new_s;
-            if si.is_multiple_of(rest_stride) {
-                new_s = si / rest_stride;
-                rest_stride = 1;
-            } else if rest_stride.is_multiple_of(si) {
-                new_s = 1;
-                rest_stride /= si;
-            } else {
-                // reported by the composition itself
-                return Ok(());
+            let st = match step(fa.s[i], fa.d[i], rest_shape, rest_stride) {
+                Ok(st) => st,
+                Err(_) => return Ok(()), // reported by the composition itself
+            };
+            // both terms are below `si`; saturating keeps the comparison exact
+            used[i] = used[i].saturating_add(st.reach);
+            if used[i] >= fa.s[i] {
+                return Err(CoreError::ModeOverlap {
+                    extent: fa.s[i],
+                    reach: used[i],
+                });
             }
-            if new_s != 1 {
-                let take = if rest_shape < new_s {
-                    rest_shape
-                } else {
-                    new_s
-                };
-                rest_shape = rest_shape.div_ceil(new_s);
-                // both terms are below `si`; saturating keeps the comparison exact
-                used[i] = used[i].saturating_add((take - 1) * scale);
-                if used[i] >= si {
-                    return Err(CoreError::ModeOverlap {
-                        extent: si,
-                        reach: used[i],
-                    });
-                }
-            }
+            rest_shape = st.rest_shape;
+            rest_stride = st.rest_stride;
             i += 1;
         }
     }

@@ -1,19 +1,20 @@
 //! Logical division: a layout split into one tile and the rest, by layout or by mode.
 
 use super::tiler::{by_mode, by_mode_shape, ModeOp};
-use super::{complement, compose, compose_pair};
+use super::{complement_unchecked_size, compose, compose_pair};
 use crate::error::{tri, CoreError};
 use crate::int_tuple::IntTuple;
 use crate::Layout;
 
 /// `divide(A, B) = A ∘ (B, complement(B, size(A)))`: mode 0 walks one tile, mode 1 the tiles.
+/// A tile larger than A pads, as in CuTe: `divide(32:1, 48:1)` is `(48,1):(1,48)`.
 ///
 /// The tile's strides must chain exactly (each a multiple of the span of the smaller
 /// ones), or its complement leaves holes and the tiles would not cover A: that fails with
 /// [`CoreError::Unchainable`] where CuTe returns a smaller layout.
 pub const fn divide(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
     tri!(super::check_exact_chain(b));
-    let c = tri!(complement(b, a.size()));
+    let c = tri!(complement_unchecked_size(b, a.size()));
     let mut bc = Layout::EMPTY;
     tri!(bc.push_mode(b));
     tri!(bc.push_mode(&c));
@@ -46,7 +47,7 @@ const fn split_tiles(a: &Layout, tiles: &[Layout]) -> Result<(Layout, Layout), C
     while i < tiles.len() {
         let ai = tri!(a.mode(i));
         tri!(super::check_exact_chain(&tiles[i]));
-        let c = tri!(complement(&tiles[i], ai.size()));
+        let c = tri!(complement_unchecked_size(&tiles[i], ai.size()));
         let (t, r) = tri!(compose_pair(&ai, &tiles[i], &c));
         tri!(tile.push_mode(&t));
         tri!(rest.push_mode(&r));

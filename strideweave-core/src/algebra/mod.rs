@@ -5,49 +5,56 @@
 //! Each function returns [`CoreError`] on failure; the runtime methods add
 //! the layouts involved to the message.
 
+mod arrange;
 mod coalesce;
 mod complement;
 mod compose;
 mod divide;
 mod inverse;
+mod nullspace;
+mod ordered;
 mod product;
+mod recast;
 mod tiler;
+pub(crate) use tiler::{by_mode_keeping, ModeOp};
 
-pub use coalesce::{coalesce, filter};
+pub use arrange::{arrange_by_mode, arrange_pair, Arrangement};
+pub use coalesce::{coalesce, coalesce_by, filter};
 pub use complement::{complement, complement_unchecked_size};
 pub(crate) use compose::compose_pair;
 pub use compose::{can_compose, compose, compose_leaf, compose_shape, compose_tiler};
 pub use divide::{divide, divide_shape, divide_tiler, tiled_divide, zipped_divide};
 pub use inverse::{left_inverse, right_inverse};
+pub use nullspace::nullspace;
+pub use ordered::{covering_leaves, make_layout_like, make_ordered_layout};
 pub(crate) use product::product_may_overlap;
-pub use product::{blocked_product, logical_product, logical_product_tiler, raked_product};
+pub use product::{
+    blocked_product, logical_product, logical_product_tiler, raked_product, tile_to_shape,
+};
+pub use recast::{downcast, recast_layout, upcast};
 
 use crate::error::{tri, CoreError};
 use crate::layout::mul;
 use crate::Layout;
 
-/// Sorts the index array `order[..n]` by `(stride, extent)` of `l`'s leaves (insertion
-/// sort: `const`, stable, and layouts are small).
+/// Sorts the index array `order[..n]` by the strides of `l`'s leaves exactly as CuTe's
+/// `SortByKey` does (an exchange sort on the stride alone), so that leaves of equal stride
+/// come out in CuTe's order and the inverses pick the same leaves as CuTe.
 pub(crate) const fn sort_leaves_by_stride(
     l: &Layout,
     order: &mut [usize; crate::MAX_LEAVES],
     n: usize,
 ) {
-    let mut i = 1;
+    let mut i = 0;
     while i < n {
-        let mut j = i;
-        while j > 0 {
-            let a = order[j - 1];
-            let b = order[j];
-            let (da, sa) = (l.leaf_stride(a), l.leaf_extent(a));
-            let (db, sb) = (l.leaf_stride(b), l.leaf_extent(b));
-            if da > db || (da == db && sa > sb) {
-                order[j - 1] = b;
-                order[j] = a;
-                j -= 1;
-            } else {
-                break;
+        let mut j = i + 1;
+        while j < n {
+            if l.leaf_stride(order[j]) < l.leaf_stride(order[i]) {
+                let t = order[i];
+                order[i] = order[j];
+                order[j] = t;
             }
+            j += 1;
         }
         i += 1;
     }

@@ -1,7 +1,7 @@
 //! Products: a layout repeated over the index space another layout describes.
 
 use super::tiler::{by_mode, ModeOp};
-use super::{complement, compose};
+use super::{complement, compose, filter};
 use crate::error::{tri, CoreError};
 use crate::layout::mul;
 use crate::Layout;
@@ -50,10 +50,12 @@ const fn product_halves(a: &Layout, b: &Layout) -> Result<(Layout, Layout, usize
     Ok((pa, cb, r))
 }
 
-/// `complement(A, size(A)*cosize(B)) ∘ B`: where the copies of A go.
-const fn copies(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
+/// `complement(A, size(A)*cosize(B)) ∘ B`: where the copies of A go. As in CuTe, the
+/// complement is of `filter(A)`, so broadcast modes of A take no room:
+/// `logical_product(3:0, 4:1)` is `(3,4):(0,1)`.
+pub(crate) const fn copies(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
     let m = tri!(mul(a.size(), b.cosize()));
-    let c = tri!(complement(a, m));
+    let c = tri!(complement(&filter(a), m));
     compose(&c, b)
 }
 
@@ -108,4 +110,52 @@ pub const fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout, CoreError
 pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, CoreError> {
     let (pa, cb, r) = tri!(product_halves(a, b));
     zip(&cb, &pa, r)
+}
+
+/// `tile_to_shape(block, target, order)`: copies of `block` laid out so the result has
+/// `target`'s mode sizes, the copies ordered by `order` (`None`: column-major). Each
+/// mode size of the (padded) block must divide the target's.
+///
+/// `tile_to_shape((2,2):(1,2), (4,6), none)` is `((2,2),(2,3)):((1,4),(2,8))`.
+pub const fn tile_to_shape(
+    block: &Layout,
+    target: &crate::IntTuple,
+    order: Option<&crate::IntTuple>,
+) -> Result<Layout, CoreError> {
+    let r = target.rank();
+    if block.rank() > r {
+        return Err(CoreError::TooManyTiles {
+            tiles: block.rank() as u64,
+            rank: r as u64,
+        });
+    }
+    let padded = tri!(pad_rank(block, r));
+    let mut counts = crate::IntTuple::EMPTY;
+    let mut i = 0;
+    while i < r {
+        let want = match tri!(target.mode(i)).product() {
+            Some(v) => v,
+            None => {
+                return Err(CoreError::Overflow {
+                    op: '*',
+                    lhs: 0,
+                    rhs: 0,
+                })
+            }
+        };
+        let have = tri!(padded.mode(i)).size();
+        if !want.is_multiple_of(have) {
+            return Err(CoreError::NotEvenlyDivided {
+                extent: want,
+                tile: have,
+            });
+        }
+        tri!(counts.push_leaf(want / have));
+        i += 1;
+    }
+    let tiles = match order {
+        Some(o) => tri!(super::make_ordered_layout(&counts, o)),
+        None => tri!(Layout::compact_col_major(counts)),
+    };
+    blocked_product(&padded, &tiles)
 }

@@ -34,11 +34,24 @@ const fn check_rank(tiles: usize, a: &Layout) -> Result<(), CoreError> {
 
 /// `op(A_i, T_i)` for each tile, then A's untouched modes.
 pub(crate) const fn by_mode(a: &Layout, tiles: &[Layout], op: ModeOp) -> Result<Layout, CoreError> {
+    by_mode_keeping(a, tiles, 0, op)
+}
+
+/// [`by_mode`] where bit `i` of `keep` marks tile `i` as CuTe's `_`: mode `i` of A is kept
+/// as it is.
+pub(crate) const fn by_mode_keeping(
+    a: &Layout,
+    tiles: &[Layout],
+    keep: u32,
+    op: ModeOp,
+) -> Result<Layout, CoreError> {
     tri!(check_rank(tiles.len(), a));
     let mut r = Layout::EMPTY;
     let mut i = 0;
     while i < a.rank() {
-        if i < tiles.len() {
+        if i < tiles.len() && i < 32 && keep & (1 << i) != 0 {
+            tri!(r.push_item_of(a, i));
+        } else if i < tiles.len() {
             tri!(r.push_mode(&tri!(apply(op, &tri!(a.mode(i)), &tiles[i]))));
         } else {
             // an untouched mode is copied exactly, parentheses and all

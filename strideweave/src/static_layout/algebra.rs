@@ -3,7 +3,7 @@
 //! violation becomes a build error whose message names the rule.
 
 use super::{static_common, IntTree, StaticLayout};
-use crate::algebra;
+use crate::algebra::{self, Arrangement};
 use crate::error::CoreError;
 use crate::int_tuple::IntTuple;
 use crate::message::ConstMessage;
@@ -151,6 +151,10 @@ const fn fix(e: &CoreError) -> &'static str {
         CoreError::ZeroExtent => "a mode of extent 0 has no coordinates; use 1 for a trivial mode",
         CoreError::NotCongruent => "a stride tree has the shape's structure",
         CoreError::ModeOutOfRange { .. } => "use a mode index below the rank",
+        CoreError::LeftInverseDivisibility { .. } => "sorted by stride, each non-zero stride must be a multiple of the next smaller one",
+        CoreError::NotEvenlyDivided { .. } => "choose a block whose extents divide the target's",
+        CoreError::RecastDivisibility { .. } => "each stride and the recast factor must divide one another",
+        CoreError::NoUnitStride => "downcast needs a stride-1 mode (adjacent elements) to split",
     }
 }
 
@@ -389,6 +393,141 @@ impl<L: StaticLayout, K: IntTree> IndexAt<L, K> {
         Ok(v) => v,
         Err(e) => build_error(failure(Call::WithTree("index", &L::LAYOUT, &K::TUPLE), &e)),
     };
+}
+
+static_op!(
+    /// `flat_divide(A, T)` computed by the compiler ([`StaticLayout::flat_divide`]).
+    FlatDivided [A: StaticLayout, T: StaticTiler] <A, T>
+);
+
+impl<A: StaticLayout, T: StaticTiler> StaticLayout for FlatDivided<A, T> {
+    const LAYOUT: Layout = or_build_error(
+        match algebra::divide_tiler(&A::LAYOUT, T::TILES) {
+            Ok(d) => algebra::arrange_by_mode(&d, T::TILES.len(), Arrangement::Flat),
+            Err(e) => Err(e),
+        },
+        Call::WithTiler("flat_divide", &A::LAYOUT, T::TILES),
+    );
+}
+
+/// A by-mode product arranged as `HOW` says: zipped (0), tiled (1) or flat (2), computed
+/// by the compiler ([`StaticLayout::zipped_product`] and friends).
+pub struct ArrangedProduct<A, T, const HOW: u8>(PhantomData<fn() -> (A, T)>);
+
+impl<A: StaticLayout, T: StaticTiler, const HOW: u8> ArrangedProduct<A, T, HOW> {
+    /// The (zero-sized) value; fails the build if the product's rule does.
+    pub const fn new() -> Self {
+        let _ = <Self as StaticLayout>::LAYOUT;
+        ArrangedProduct(PhantomData)
+    }
+
+    /// The value, for callers that have already evaluated `LAYOUT` themselves.
+    pub(crate) const UNIT: Self = ArrangedProduct(PhantomData);
+}
+
+impl<A: StaticLayout, T: StaticTiler, const HOW: u8> StaticLayout for ArrangedProduct<A, T, HOW> {
+    const LAYOUT: Layout = or_build_error(
+        match algebra::logical_product_tiler(&A::LAYOUT, T::TILES) {
+            Ok(p) => algebra::arrange_by_mode(
+                &p,
+                T::TILES.len(),
+                match HOW {
+                    0 => Arrangement::Zipped,
+                    1 => Arrangement::Tiled,
+                    _ => Arrangement::Flat,
+                },
+            ),
+            Err(e) => Err(e),
+        },
+        Call::WithTiler(
+            match HOW {
+                0 => "zipped_product",
+                1 => "tiled_product",
+                _ => "flat_product",
+            },
+            &A::LAYOUT,
+            T::TILES,
+        ),
+    );
+}
+
+static_common!([A: StaticLayout, T: StaticTiler, const HOW: u8] ArrangedProduct<A, T, HOW>);
+
+/// `upcast(A, N)` (`UP = true`) or `downcast(A, N)` computed by the compiler
+/// ([`StaticLayout::upcast`], [`StaticLayout::downcast`]).
+pub struct Recast<A, const N: u64, const UP: bool>(PhantomData<fn() -> A>);
+
+impl<A: StaticLayout, const N: u64, const UP: bool> Recast<A, N, UP> {
+    /// The (zero-sized) value; fails the build if the recast's rule does.
+    pub const fn new() -> Self {
+        let _ = <Self as StaticLayout>::LAYOUT;
+        Recast(PhantomData)
+    }
+
+    /// The value, for callers that have already evaluated `LAYOUT` themselves.
+    pub(crate) const UNIT: Self = Recast(PhantomData);
+}
+
+impl<A: StaticLayout, const N: u64, const UP: bool> StaticLayout for Recast<A, N, UP> {
+    const LAYOUT: Layout = or_build_error(
+        if UP {
+            algebra::upcast(&A::LAYOUT, N)
+        } else {
+            algebra::downcast(&A::LAYOUT, N)
+        },
+        Call::WithInt(if UP { "upcast" } else { "downcast" }, &A::LAYOUT, N),
+    );
+}
+
+static_common!([A: StaticLayout, const N: u64, const UP: bool] Recast<A, N, UP>);
+
+static_op!(
+    /// `nullspace(A)` computed by the compiler ([`StaticLayout::nullspace`]).
+    Nullspace [A: StaticLayout] <A>
+);
+
+impl<A: StaticLayout> StaticLayout for Nullspace<A> {
+    const LAYOUT: Layout = or_build_error(
+        algebra::nullspace(&A::LAYOUT),
+        Call::Unary("nullspace", &A::LAYOUT),
+    );
+}
+
+static_op!(
+    /// `make_layout_like(A)` computed by the compiler ([`StaticLayout::make_layout_like`]).
+    LayoutLike [A: StaticLayout] <A>
+);
+
+impl<A: StaticLayout> StaticLayout for LayoutLike<A> {
+    const LAYOUT: Layout = or_build_error(
+        algebra::make_layout_like(&A::LAYOUT),
+        Call::Unary("make_layout_like", &A::LAYOUT),
+    );
+}
+
+static_op!(
+    /// `coalesce(A, P)` by mode, computed by the compiler ([`StaticLayout::coalesce_by`]).
+    CoalescedBy [A: StaticLayout, P: IntTree] <A, P>
+);
+
+impl<A: StaticLayout, P: IntTree> StaticLayout for CoalescedBy<A, P> {
+    const LAYOUT: Layout = or_build_error(
+        algebra::coalesce_by(&A::LAYOUT, &P::TUPLE),
+        Call::WithTree("coalesce", &A::LAYOUT, &P::TUPLE),
+    );
+}
+
+static_op!(
+    /// `tile_to_shape(A, S)` (copies column-major) computed by the compiler
+    /// ([`StaticLayout::tile_to_shape`]).
+    TileToShape [A: StaticLayout, S: IntTree] <A, S>
+);
+
+impl<A: StaticLayout, S: IntTree> StaticLayout for TileToShape<A, S> {
+    const LAYOUT: Layout = or_build_error(
+        algebra::tile_to_shape(&A::LAYOUT, &S::TUPLE, None),
+        Call::WithTree("tile_to_shape", &A::LAYOUT, &S::TUPLE),
+    );
 }
 
 #[cfg(test)]

@@ -38,8 +38,9 @@ pub mod runtime;
 mod tree;
 
 pub use algebra::{
-    BlockedProduct, Broadcast, Coalesced, Complement, Composed, Divided, Filtered, LeftInverse,
-    LogicalProduct, RakedProduct, RightInverse, StaticTiler, TiledDivided, ZippedDivided,
+    ArrangedProduct, BlockedProduct, Broadcast, Coalesced, CoalescedBy, Complement, Composed,
+    Divided, Filtered, FlatDivided, LayoutLike, LeftInverse, LogicalProduct, Nullspace,
+    RakedProduct, Recast, RightInverse, StaticTiler, TileToShape, TiledDivided, ZippedDivided,
 };
 pub use tree::{Congruent, IntTree, SameProfile, C};
 
@@ -328,6 +329,113 @@ pub trait StaticLayout: Copy + Default + fmt::Debug + fmt::Display + Send + Sync
     fn left_inverse(self) -> LeftInverse<Self> {
         let _ = <LeftInverse<Self> as StaticLayout>::LAYOUT;
         LeftInverse::UNIT
+    }
+
+    /// Division by a tiler, every tile mode then every rest mode (CuTe's `flat_divide`).
+    ///
+    /// ```
+    /// use strideweave::{layout, StaticLayout};
+    /// let f = layout!((8,8):(8,1)).flat_divide((layout!(2:1), layout!(4:1)));
+    /// assert_eq!(f.to_string(), "(2,4,4,2):(8,1,16,4)");
+    /// ```
+    fn flat_divide<T: StaticTiler>(self, tiler: T) -> FlatDivided<Self, T> {
+        let _ = tiler;
+        let _ = <FlatDivided<Self, T> as StaticLayout>::LAYOUT;
+        FlatDivided::UNIT
+    }
+
+    /// By-mode product, blocks grouped in mode 0 and copies in mode 1 (CuTe's
+    /// `zipped_product`).
+    ///
+    /// ```
+    /// use strideweave::{layout, StaticLayout};
+    /// let p = layout!((2,2):(1,2)).zipped_product((layout!(3:1), layout!(2:1)));
+    /// assert_eq!(p.to_string(), "((2,2),(3,2)):((1,2),(2,1))");
+    /// ```
+    fn zipped_product<T: StaticTiler>(self, tiler: T) -> ArrangedProduct<Self, T, 0> {
+        let _ = tiler;
+        let _ = <ArrangedProduct<Self, T, 0> as StaticLayout>::LAYOUT;
+        ArrangedProduct::UNIT
+    }
+
+    /// By-mode product, blocks grouped in mode 0 and every copy mode after it.
+    fn tiled_product<T: StaticTiler>(self, tiler: T) -> ArrangedProduct<Self, T, 1> {
+        let _ = tiler;
+        let _ = <ArrangedProduct<Self, T, 1> as StaticLayout>::LAYOUT;
+        ArrangedProduct::UNIT
+    }
+
+    /// By-mode product, every block mode then every copy mode.
+    fn flat_product<T: StaticTiler>(self, tiler: T) -> ArrangedProduct<Self, T, 2> {
+        let _ = tiler;
+        let _ = <ArrangedProduct<Self, T, 2> as StaticLayout>::LAYOUT;
+        ArrangedProduct::UNIT
+    }
+
+    /// The layout over elements `N` times wider (CuTe's `upcast<N>`).
+    ///
+    /// ```
+    /// use strideweave::{layout, StaticLayout};
+    /// assert_eq!(layout!((4,8):(1,4)).upcast::<2>().to_string(), "(2,8):(1,2)");
+    /// assert_eq!(layout!((4,8):(1,4)).upcast::<2>().downcast::<2>(), layout!((4,8):(1,4)));
+    /// ```
+    fn upcast<const N: u64>(self) -> Recast<Self, N, true> {
+        let _ = <Recast<Self, N, true> as StaticLayout>::LAYOUT;
+        Recast::UNIT
+    }
+
+    /// The layout over elements `N` times narrower (CuTe's `downcast<N>`).
+    fn downcast<const N: u64>(self) -> Recast<Self, N, false> {
+        let _ = <Recast<Self, N, false> as StaticLayout>::LAYOUT;
+        Recast::UNIT
+    }
+
+    /// The kernel: integer keys the layout sends to 0 (CuTe's `nullspace`).
+    ///
+    /// ```
+    /// use strideweave::{layout, StaticLayout};
+    /// assert_eq!(layout!((2,4,3):(0,1,0)).nullspace().to_string(), "(2,3):(1,8)");
+    /// ```
+    fn nullspace(self) -> Nullspace<Self> {
+        let _ = <Nullspace<Self> as StaticLayout>::LAYOUT;
+        Nullspace::UNIT
+    }
+
+    /// A compact layout ordered like this one's strides (CuTe's `make_layout_like`).
+    ///
+    /// ```
+    /// use strideweave::{layout, StaticLayout};
+    /// assert_eq!(layout!((2,3,4,5):(0,42,1,0)).make_layout_like().to_string(), "(2,3,4,5):(0,4,1,0)");
+    /// ```
+    fn make_layout_like(self) -> LayoutLike<Self> {
+        let _ = <LayoutLike<Self> as StaticLayout>::LAYOUT;
+        LayoutLike::UNIT
+    }
+
+    /// Coalesce by mode, as the profile `P` says (CuTe's `coalesce(layout, profile)`).
+    ///
+    /// ```
+    /// use strideweave::{layout, shape, StaticLayout};
+    /// let l = layout!((2,(1,6)):(1,(6,2)));
+    /// assert_eq!(l.coalesce_by(shape!((1,1))).to_string(), "(2,6):(1,2)");
+    /// ```
+    fn coalesce_by<P: IntTree>(self, profile: P) -> CoalescedBy<Self, P> {
+        let _ = profile;
+        let _ = <CoalescedBy<Self, P> as StaticLayout>::LAYOUT;
+        CoalescedBy::UNIT
+    }
+
+    /// Copies of this block filling shape `S`, column-major (CuTe's `tile_to_shape`).
+    ///
+    /// ```
+    /// use strideweave::{layout, shape, StaticLayout};
+    /// let t = layout!((2,2):(1,2)).tile_to_shape(shape!((4,6)));
+    /// assert_eq!(t.to_string(), "((2,2),(2,3)):((1,4),(2,8))");
+    /// ```
+    fn tile_to_shape<S: IntTree>(self, target: S) -> TileToShape<Self, S> {
+        let _ = target;
+        let _ = <TileToShape<Self, S> as StaticLayout>::LAYOUT;
+        TileToShape::UNIT
     }
 }
 

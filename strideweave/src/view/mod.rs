@@ -56,6 +56,10 @@ pub fn eval_layout(text: &str) -> Result<Layout, LayoutError> {
                 Value::None => "none",
                 Value::Profile(_) => "a profile",
                 Value::Layout(_) => "a layout",
+                Value::Slice(_) => "a slicing coordinate",
+                Value::Major(_) => "a major order",
+                Value::Pair(..) => "a pair",
+                Value::TilerWithHoles(_) => "a tiler",
             };
             Err(LayoutError::type_error(format!(
                 "expected a layout, the expression gives {kind} ({other})"

@@ -381,7 +381,7 @@ mod tests {
         assert_eq!(blamed("compose((4,6):(1,5),6:1)"), "6:1");
         assert_eq!(blamed("complement((4,2):(1,1),8)"), "(4,2):(1,1)");
         assert_eq!(blamed("complement(8:1,4)"), "4");
-        assert_eq!(blamed("left_inverse((2,2):(0,1))"), "(2,2):(0,1)");
+        assert_eq!(blamed("left_inverse((2,2):(1,1))"), "(2,2):(1,1)");
         assert_eq!(
             blamed("zipped_divide((4,4):(1,4),[2:1,2:1,2:1])"),
             "[2:1,2:1,2:1]"

@@ -1,4 +1,4 @@
 // left_inverse in layout! of a non-injective layout.
 fn main() {
-    let _l = strideweave::layout!(left_inverse((2,2):(0,1)));
+    let _l = strideweave::layout!(left_inverse((2,2):(1,1)));
 }

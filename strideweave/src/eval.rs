@@ -38,10 +38,17 @@ pub enum Value {
     None,
     /// A profile (output only).
     Profile(Vec<Node>),
+    /// A swizzle `Sw<B,M,S>`.
+    Swizzle(crate::Swizzle),
+    /// A swizzled layout `Sw<B,M,S> o [OFFSET o] L`.
+    Composed(crate::ComposedLayout),
+    /// A coordinate layout with scaled-basis strides, `(4,8):(1@0,1@1)`.
+    CoordLayout(crate::CoordLayout),
 }
 
 impl Value {
-    fn kind(&self) -> &'static str {
+    /// What kind of value this is, for messages (`a layout`, `a swizzle`, ...).
+    pub fn kind(&self) -> &'static str {
         match self {
             Value::Tuple(t) if t.is_scalar() => "an integer",
             Value::Tuple(_) => "an int tuple",
@@ -51,6 +58,9 @@ impl Value {
             Value::Bool(_) => "a boolean",
             Value::None => "none",
             Value::Profile(_) => "a profile",
+            Value::Swizzle(_) => "a swizzle",
+            Value::Composed(_) => "a swizzled layout",
+            Value::CoordLayout(_) => "a coordinate layout",
         }
     }
 }
@@ -65,6 +75,9 @@ impl fmt::Display for Value {
             Value::Bool(b) => write!(f, "{b}"),
             Value::None => f.write_str("none"),
             Value::Profile(p) => f.write_str(&profile_notation(p)),
+            Value::Swizzle(sw) => write!(f, "{sw}"),
+            Value::Composed(c) => write!(f, "{c}"),
+            Value::CoordLayout(c) => write!(f, "{c}"),
         }
     }
 }
@@ -128,8 +141,7 @@ fn expr_inner(p: &mut Parser) -> Result<Value, LayoutError> {
         Some(c) if c.is_ascii_digit() || c == '(' || c == '-' => {
             let shape = p.int_tuple()?;
             if p.eat(':') {
-                let stride = p.int_tuple()?;
-                return Ok(Value::Layout(make_layout(shape, stride)?));
+                return crate::eval_ext::layout_literal(p, shape);
             }
             Ok(Value::Tuple(shape))
         }
@@ -137,13 +149,14 @@ fn expr_inner(p: &mut Parser) -> Result<Value, LayoutError> {
             let start = p.pos();
             let name = p.ident().unwrap_or_default();
             match name {
+                "Sw" => return crate::eval_ext::swizzle_literal(p, start, expr),
                 "true" => return Ok(Value::Bool(true)),
                 "false" => return Ok(Value::Bool(false)),
                 "none" => return Ok(Value::None),
                 "tree" => return Ok(Value::Tree(tree_items(p)?)),
                 _ => {}
             }
-            if !FUNCTIONS.contains(&name) {
+            if !FUNCTIONS.contains(&name) && !crate::eval_ext::FUNCTIONS.contains(&name) {
                 return Err(p.error_at(start, format!("unknown function '{name}'")));
             }
             p.expect('(')?;
@@ -388,7 +401,10 @@ fn tuple_of(v: &Value) -> Option<IntTuple> {
     }
 }
 
-fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
+pub(crate) fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
+    if let Some(v) = crate::eval_ext::call(name, &args)? {
+        return Ok(v);
+    }
     let int = |v: u64| Value::Tuple(IntTuple::scalar(v));
     // CuTe reads a single integer given to divide or product as the layout `n:1` (the
     // whole layout is divided or repeated); a tuple of several is a by-mode tiler.

@@ -13,14 +13,18 @@
 //! ```
 
 pub mod algebra;
+pub mod composed;
+pub mod coord_layout;
 mod error;
 pub mod eval;
+mod eval_ext;
 mod injective;
 mod int_tuple;
 mod layout;
 pub mod notation;
 mod ops;
 pub mod static_layout;
+mod swizzle;
 pub mod tensor;
 mod tree;
 pub mod view;
@@ -32,6 +36,10 @@ pub use ops::ComposeWith;
 pub use static_layout::{IntTree, Static, StaticLayout, StaticTiler, C};
 pub use strideweave_macros::{coord, layout, layout_type, shape, stride};
 pub use tree::{Tree, TreeItem};
+
+pub use composed::ComposedLayout;
+pub use coord_layout::{Basis, CoordLayout};
+pub use swizzle::Swizzle;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

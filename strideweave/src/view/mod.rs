@@ -46,20 +46,9 @@ use crate::{Layout, LayoutError};
 pub fn eval_layout(text: &str) -> Result<Layout, LayoutError> {
     match eval(text)? {
         Value::Layout(l) => Ok(l),
-        other => {
-            let kind = match &other {
-                Value::Tuple(t) if t.is_scalar() => "an integer",
-                Value::Tuple(_) => "an int tuple",
-                Value::Tiler(_) => "a tiler",
-                Value::Tree(_) => "a tree",
-                Value::Bool(_) => "a boolean",
-                Value::None => "none",
-                Value::Profile(_) => "a profile",
-                Value::Layout(_) => "a layout",
-            };
-            Err(LayoutError::type_error(format!(
-                "expected a layout, the expression gives {kind} ({other})"
-            )))
-        }
+        other => Err(LayoutError::type_error(format!(
+            "expected a layout, the expression gives {} ({other})",
+            other.kind()
+        ))),
     }
 }

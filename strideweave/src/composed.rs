@@ -235,6 +235,29 @@ impl ComposedLayout {
         }
     }
 
+    /// Fixes top-level mode `mode` at coordinate `c` (one integer for the whole mode):
+    /// CuTe's slice `layout(i, _)` of a swizzled layout. The fixed mode's index moves
+    /// into the offset, which is why a composed layout carries one: the result is
+    /// `Sw o (offset + L_mode(c)) o L_rest`, and `result(j) == self(i, j)`.
+    ///
+    /// ```
+    /// use strideweave::{ComposedLayout, Coord};
+    /// let s: ComposedLayout = "Sw<3,0,3> o (8,8):(8,1)".parse().unwrap();
+    /// let row = s.fix_mode(0, 3).unwrap();
+    /// assert_eq!(row.to_string(), "Sw<3,0,3> o 24 o 8:1");
+    /// assert_eq!(row.index_of(5).unwrap(), s.index(&Coord::new((3, 5)).unwrap()).unwrap());
+    /// ```
+    pub fn fix_mode(&self, mode: usize, c: u64) -> Result<ComposedLayout, LayoutError> {
+        let fixed = self.layout.get(mode)?;
+        let at = fixed.index(&Coord::linear(c))?;
+        let mut rest = Layout::EMPTY;
+        for m in (0..self.rank()).filter(|&m| m != mode) {
+            rest.push_item_of(&self.layout, m)
+                .map_err(|e| LayoutError::from_core(format!("fix_mode({self}, {mode}, {c})"), e))?;
+        }
+        ComposedLayout::new(self.swizzle, self.offset + at, rest)
+    }
+
     /// Top-level mode `i`, still swizzled (CuTe's `get<I>` / `layout<I>`).
     pub fn get(&self, i: usize) -> Result<ComposedLayout, LayoutError> {
         self.with_layout(self.layout.get(i)?)

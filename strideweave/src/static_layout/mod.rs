@@ -35,12 +35,14 @@
 mod algebra;
 #[doc(hidden)]
 pub mod runtime;
+mod swizzle;
 mod tree;
 
 pub use algebra::{
     BlockedProduct, Broadcast, Coalesced, Complement, Composed, Divided, Filtered, LeftInverse,
     LogicalProduct, RakedProduct, RightInverse, StaticTiler, TiledDivided, ZippedDivided,
 };
+pub use swizzle::{StaticSwizzle, StaticSwizzleFn, StaticSwizzled};
 pub use tree::{Congruent, IntTree, SameProfile, C};
 
 use crate::error::{CoreError, LayoutError};

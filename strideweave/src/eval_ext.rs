@@ -253,7 +253,18 @@ fn with_first(first: Value, args: &[Value]) -> Vec<Value> {
 }
 
 fn composed_call(name: &str, c: &ComposedLayout, args: &[Value]) -> Result<Value, LayoutError> {
-    let inner = || crate::eval::call(name, with_first(Value::Layout(c.layout()), args));
+    // the ordinary function on L; its errors name the swizzled layout, not L alone
+    let inner = || {
+        crate::eval::call(name, with_first(Value::Layout(c.layout()), args)).map_err(|e| {
+            let msg = e
+                .message()
+                .replacen(&c.layout().to_string(), &c.to_string(), 1);
+            match e.kind() {
+                crate::ErrorKind::Type => LayoutError::type_error(msg),
+                _ => LayoutError::value(msg),
+            }
+        })
+    };
     Ok(match name {
         "index" => {
             arity(name, args, 2)?;

@@ -7,7 +7,7 @@ use strideweave::composed::compose_layout_swizzle;
 use strideweave::eval::eval_line;
 use strideweave::static_layout::StaticSwizzle;
 use strideweave::view::{ColorBy, Grid};
-use strideweave::{layout, ComposedLayout, Coord, Layout, StaticLayout, Swizzle};
+use strideweave::{layout, ComposedLayout, Coord, Layout, Swizzle};
 
 /// 256 cases per property; `STRIDEWEAVE_PROPTEST_CASES` scales up (as the other suites).
 fn config() -> ProptestConfig {

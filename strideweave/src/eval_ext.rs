@@ -37,13 +37,16 @@ const REWRAP: &[&str] = &[
     "flat_product",
     "tile_to_shape",
     "coalesce",
+    "filter",
     "get",
     "flatten",
     "group",
 ];
 
-/// Queries answered by the layout alone (CuTe: `size(a.layout_b())` and so on).
+/// Queries answered by the layout alone (CuTe: `size(a.layout_b())` and so on;
+/// `complement` of a composed layout is the complement of its layout, a plain layout).
 const INNER_QUERY: &[&str] = &[
+    "complement",
     "size",
     "cosize",
     "rank",

@@ -264,7 +264,10 @@ impl Parser<'_> {
         let v = i64::try_from(v).ok().filter(|v| *v <= i32::MAX as i64);
         match v {
             Some(v) => Ok(if negative { -(v as i32) } else { v as i32 }),
-            None => Err(self.error_at(start, format!("{what} does not fit in 32 bits"))),
+            None => Err(LayoutError::value(format!(
+                "{what} at column {} does not fit in 32 bits",
+                start + 1
+            ))),
         }
     }
 }

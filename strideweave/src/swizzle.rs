@@ -265,6 +265,11 @@ impl std::str::FromStr for Swizzle {
     }
 }
 
+/// `docs/swizzles.md`, its examples compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/swizzles.md")]
+struct SwizzlesDoc;
+
 #[cfg(test)]
 mod tests {
     use super::*;

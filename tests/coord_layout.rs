@@ -222,3 +222,51 @@ proptest! {
         }
     }
 }
+
+/// CuTe's "TMA tensors" page (0z_tma_tensors.md): `(4,5):(_1@0,_1@1)` maps `(i,j)` to
+/// `(i,j)`, and `(4,5):(_1@1,_1@0)` to `(j,i)`.
+#[test]
+fn cute_tma_tensor_page_tables() {
+    let a: CoordLayout = "(4,5):(1@0,1@1)".parse().unwrap();
+    let b: CoordLayout = "(4,5):(1@1,1@0)".parse().unwrap();
+    for i in 0..4u64 {
+        for j in 0..5u64 {
+            let c = Coord::new((i, j)).unwrap();
+            assert_eq!(a.index(&c).unwrap().to_string(), format!("({i},{j})"));
+            assert_eq!(b.index(&c).unwrap().to_string(), format!("({j},{i})"));
+        }
+    }
+}
+
+/// The same page's linear combination `2*2@1@0 + 3*1@1 + 4*5@1 + 7*1@0@0`, which it
+/// evaluates to the coordinate `((7,4),23)`.
+#[test]
+fn cute_tma_tensor_page_linear_combination() {
+    assert_eq!(
+        eval_line("index((3,4,5,8):(2@1@0,1@1,5@1,1@0@0), (2,3,4,7))"),
+        "((7,4),23)"
+    );
+}
+
+/// Predication as in CuTe's `0y_predication.md`: tile the identity layout like the data,
+/// then an element is in bounds when its coordinate is below the shape. A 6x4 tensor in
+/// 4x4 tiles has 2 tiles, 32 slots, of which 24 hold elements.
+#[test]
+fn identity_tiles_give_predicates_for_partial_tiles() {
+    let shape = (6u64, 4u64);
+    let id = identity("(6,4)");
+    let tiles = [Layout::leaf(4, 1).unwrap(), Layout::leaf(4, 1).unwrap()];
+    let z = id.zipped_divide(&tiles).unwrap();
+    assert_eq!(z.to_string(), "((4,4),(2,1)):((1@0,1@1),(4@0,0))");
+    let mut inside = 0;
+    let mut seen = std::collections::BTreeSet::new();
+    for k in 0..z.size() {
+        let c = z.index_of(k).unwrap();
+        let l = c.as_tuple().leaves().to_vec();
+        if l[0] < shape.0 && l[1] < shape.1 {
+            inside += 1;
+            assert!(seen.insert((l[0], l[1])), "each element once");
+        }
+    }
+    assert_eq!((z.size(), inside), (32, 24));
+}

@@ -322,8 +322,15 @@ impl ComposedLayout {
         Ok(())
     }
 
+    /// `L`'s error for an operation, naming this swizzled layout where it names `L`.
     fn context(&self, e: LayoutError, op: &str, b: &str) -> LayoutError {
-        LayoutError::value(format!("{op}({self}, {b}): {}", e.message()))
+        let inner = self.layout.to_string();
+        let msg = e.message();
+        if msg.contains(&inner) {
+            LayoutError::value(msg.replacen(&inner, &self.to_string(), 1))
+        } else {
+            LayoutError::value(format!("{op}({self}, {b}): {msg}"))
+        }
     }
 }
 

@@ -205,17 +205,20 @@ impl CoordLayout {
     /// The coordinate of a hierarchical coordinate (or integer key) of the domain: the sum
     /// of `c_i * k_i@b_i`, as a tuple shaped like the directions used.
     pub fn index(&self, coord: &Coord) -> Result<Coord, LayoutError> {
+        // the domain checks are those of the integer layout of scales; its errors name it,
+        // so show this layout instead
+        self.scaled.index(coord).map_err(|e| {
+            let msg = e
+                .message()
+                .replacen(&self.scaled.to_string(), &self.to_string(), 1);
+            LayoutError::value(msg)
+        })?;
         let comps = self.components();
         let codomain = Codomain::of(&comps).map_err(LayoutError::value)?;
         let mut out = codomain.template;
         for (b, slot) in comps.iter().zip(&codomain.slots) {
-            let v = self.projection(b).index(coord).map_err(|e| {
-                LayoutError::value(
-                    e.message()
-                        .replace(&self.scaled.to_string(), &self.to_string()),
-                )
-            })?;
-            out.set_leaf(*slot, v);
+            // one coordinate mode: the integer layout of the scales along direction `b`
+            out.set_leaf(*slot, self.projection(b).index(coord)?);
         }
         Coord::from_tuple(out)
     }

@@ -94,7 +94,7 @@ pub fn eval_drawable(text: &str) -> Result<Drawable, LayoutError> {
         Value::Layout(l) => Ok(Drawable::Layout(l)),
         Value::Composed(c) => Ok(Drawable::Swizzled(c)),
         other => Err(LayoutError::type_error(format!(
-            "expected a layout or a swizzled layout, the expression gives {} ({other})",
+            "expected a layout, the expression gives {} ({other})",
             other.kind()
         ))),
     }

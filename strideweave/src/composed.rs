@@ -18,7 +18,7 @@
 
 use crate::error::LayoutError;
 use crate::int_tuple::{Coord, Shape};
-use crate::ops::{tiler_notation, ComposeWith};
+use crate::ops::ComposeWith;
 use crate::{Layout, Swizzle};
 use std::fmt;
 
@@ -144,32 +144,38 @@ impl ComposedLayout {
         ComposedLayout::new(self.swizzle, self.offset, layout)
     }
 
+    /// Any operation on the layout `L`, keeping the swizzle and offset: CuTe defines the
+    /// layout algebra on a composed layout this way (`op(Sw o L) = Sw o op(L)`), so every
+    /// [`Layout`] method that reshapes or tiles the domain applies.
+    ///
+    /// ```
+    /// use strideweave::{ComposedLayout, Shape};
+    /// let s: ComposedLayout = "Sw<3,3,3> o (8,64):(64,1)".parse().unwrap();
+    /// let t = s.map_layout(|l| l.divide_shape(&Shape::new((2, 16)).unwrap())).unwrap();
+    /// assert_eq!(t.to_string(), "Sw<3,3,3> o ((2,4),(16,4)):((64,128),(1,16))");
+    /// ```
+    pub fn map_layout(
+        &self,
+        op: impl FnOnce(&Layout) -> Result<Layout, LayoutError>,
+    ) -> Result<ComposedLayout, LayoutError> {
+        let l = op(&self.layout).map_err(|e| renamed(e, &self.layout, self))?;
+        self.with_layout(l)
+    }
+
     /// CuTe's `composition(ComposedLayout, tiler)`: `Sw o offset o (L ∘ B)` with a layout,
     /// a shape or a tiler: a tile of the swizzled layout, still swizzled.
     pub fn compose<B: ComposeWith + ?Sized>(&self, b: &B) -> Result<ComposedLayout, LayoutError> {
-        self.with_layout(
-            self.layout
-                .compose(b)
-                .map_err(|e| self.context(e, "compose", &b.notation()))?,
-        )
+        self.map_layout(|l| l.compose(b))
     }
 
     /// `Sw o offset o divide(L, B)`.
     pub fn divide(&self, b: &Layout) -> Result<ComposedLayout, LayoutError> {
-        self.with_layout(
-            self.layout
-                .divide(b)
-                .map_err(|e| self.context(e, "divide", &b.to_string()))?,
-        )
+        self.map_layout(|l| l.divide(b))
     }
 
     /// `Sw o offset o divide_tiler(L, tiles)`.
     pub fn divide_tiler(&self, tiles: &[Layout]) -> Result<ComposedLayout, LayoutError> {
-        self.with_layout(
-            self.layout
-                .divide_tiler(tiles)
-                .map_err(|e| self.context(e, "divide_tiler", &tiler_notation(tiles)))?,
-        )
+        self.map_layout(|l| l.divide_tiler(tiles))
     }
 
     /// `Sw o offset o zipped_divide(L, tiles)`.
@@ -184,47 +190,27 @@ impl ComposedLayout {
     /// );
     /// ```
     pub fn zipped_divide(&self, tiles: &[Layout]) -> Result<ComposedLayout, LayoutError> {
-        self.with_layout(
-            self.layout
-                .zipped_divide(tiles)
-                .map_err(|e| self.context(e, "zipped_divide", &tiler_notation(tiles)))?,
-        )
+        self.map_layout(|l| l.zipped_divide(tiles))
     }
 
     /// `Sw o offset o tiled_divide(L, tiles)`.
     pub fn tiled_divide(&self, tiles: &[Layout]) -> Result<ComposedLayout, LayoutError> {
-        self.with_layout(
-            self.layout
-                .tiled_divide(tiles)
-                .map_err(|e| self.context(e, "tiled_divide", &tiler_notation(tiles)))?,
-        )
+        self.map_layout(|l| l.tiled_divide(tiles))
     }
 
     /// `Sw o offset o logical_product(L, B)`.
     pub fn logical_product(&self, b: &Layout) -> Result<ComposedLayout, LayoutError> {
-        self.with_layout(
-            self.layout
-                .logical_product(b)
-                .map_err(|e| self.context(e, "logical_product", &b.to_string()))?,
-        )
+        self.map_layout(|l| l.logical_product(b))
     }
 
     /// `Sw o offset o blocked_product(L, B)`.
     pub fn blocked_product(&self, b: &Layout) -> Result<ComposedLayout, LayoutError> {
-        self.with_layout(
-            self.layout
-                .blocked_product(b)
-                .map_err(|e| self.context(e, "blocked_product", &b.to_string()))?,
-        )
+        self.map_layout(|l| l.blocked_product(b))
     }
 
     /// `Sw o offset o raked_product(L, B)`.
     pub fn raked_product(&self, b: &Layout) -> Result<ComposedLayout, LayoutError> {
-        self.with_layout(
-            self.layout
-                .raked_product(b)
-                .map_err(|e| self.context(e, "raked_product", &b.to_string()))?,
-        )
+        self.map_layout(|l| l.raked_product(b))
     }
 
     /// `Sw o offset o coalesce(L)`.
@@ -321,16 +307,22 @@ impl ComposedLayout {
         }
         Ok(())
     }
+}
 
-    /// `L`'s error for an operation, naming this swizzled layout where it names `L`.
-    fn context(&self, e: LayoutError, op: &str, b: &str) -> LayoutError {
-        let inner = self.layout.to_string();
-        let msg = e.message();
-        if msg.contains(&inner) {
-            LayoutError::value(msg.replacen(&inner, &self.to_string(), 1))
-        } else {
-            LayoutError::value(format!("{op}({self}, {b}): {msg}"))
-        }
+/// `e` with its first mention of `inner` replaced by `outer`, kind kept: an error of the
+/// layout inside a swizzled or coordinate layout, told in terms of the outer value.
+pub(crate) fn renamed(
+    e: LayoutError,
+    inner: &dyn fmt::Display,
+    outer: &dyn fmt::Display,
+) -> LayoutError {
+    let msg = e
+        .message()
+        .replacen(&inner.to_string(), &outer.to_string(), 1);
+    match e.kind() {
+        crate::ErrorKind::Type => LayoutError::type_error(msg),
+        crate::ErrorKind::Syntax => LayoutError::syntax(msg),
+        crate::ErrorKind::Value => LayoutError::value(msg),
     }
 }
 

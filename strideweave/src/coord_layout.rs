@@ -20,6 +20,7 @@
 //! assert_eq!(z.index(&Coord::new(((1, 3), (1, 0))).unwrap()).unwrap().to_string(), "(3,3)");
 //! ```
 
+use crate::composed::renamed;
 use crate::error::LayoutError;
 use crate::int_tuple::{Coord, IntTuple, Node, Shape, Stride};
 use crate::notation::Parser;
@@ -207,12 +208,9 @@ impl CoordLayout {
     pub fn index(&self, coord: &Coord) -> Result<Coord, LayoutError> {
         // the domain checks are those of the integer layout of scales; its errors name it,
         // so show this layout instead
-        self.scaled.index(coord).map_err(|e| {
-            let msg = e
-                .message()
-                .replacen(&self.scaled.to_string(), &self.to_string(), 1);
-            LayoutError::value(msg)
-        })?;
+        self.scaled
+            .index(coord)
+            .map_err(|e| renamed(e, &self.scaled, self))?;
         let comps = self.components();
         let codomain = Codomain::of(&comps).map_err(LayoutError::value)?;
         let mut out = codomain.template;
@@ -260,13 +258,7 @@ impl CoordLayout {
                 .encode(order, width)
                 .map_err(|e| LayoutError::value(format!("{}: {}", what(), e.message())))?;
             // the operation's own message, with the encoding shown as this layout
-            let r = op(&encoded).map_err(|e| {
-                let msg = e.message().replace(&encoded.to_string(), &self.to_string());
-                match e.kind() {
-                    crate::ErrorKind::Type => LayoutError::type_error(msg),
-                    _ => LayoutError::value(msg),
-                }
-            })?;
+            let r = op(&encoded).map_err(|e| renamed(e, &encoded, self))?;
             decode(&r, order, width).ok_or_else(|| {
                 LayoutError::value(format!(
                     "{}: a coordinate stride grew past its {width}-bit field",

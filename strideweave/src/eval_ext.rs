@@ -4,6 +4,7 @@
 //! `eval` function on the layout and wrap the result; coordinate layouts run the ordinary
 //! function through [`CoordLayout`]'s integer encoding. No second copy of any function.
 
+use crate::composed::renamed;
 use crate::coord_layout::{basis_stride_tree, from_parts};
 use crate::error::LayoutError;
 use crate::eval::Value;
@@ -257,17 +258,8 @@ fn with_first(first: Value, args: &[Value]) -> Vec<Value> {
 
 fn composed_call(name: &str, c: &ComposedLayout, args: &[Value]) -> Result<Value, LayoutError> {
     // the ordinary function on L; its errors name the swizzled layout, not L alone
-    let inner = || {
-        crate::eval::call(name, with_first(Value::Layout(c.layout()), args)).map_err(|e| {
-            let msg = e
-                .message()
-                .replacen(&c.layout().to_string(), &c.to_string(), 1);
-            match e.kind() {
-                crate::ErrorKind::Type => LayoutError::type_error(msg),
-                _ => LayoutError::value(msg),
-            }
-        })
-    };
+    let on = |l: &Layout| crate::eval::call(name, with_first(Value::Layout(*l), args));
+    let inner = || on(&c.layout()).map_err(|e| renamed(e, &c.layout(), c));
     Ok(match name {
         "index" => {
             arity(name, args, 2)?;
@@ -288,10 +280,13 @@ fn composed_call(name: &str, c: &ComposedLayout, args: &[Value]) -> Result<Value
             )))
         }
         n if INNER_QUERY.contains(&n) => inner()?,
-        n if REWRAP.contains(&n) => match inner()? {
-            Value::Layout(l) => composed(ComposedLayout::new(c.swizzle(), c.offset(), l)?),
-            other => other,
-        },
+        n if REWRAP.contains(&n) => composed(c.map_layout(|l| match on(l)? {
+            Value::Layout(r) => Ok(r),
+            other => Err(LayoutError::type_error(format!(
+                "{name} gave {} for a swizzled layout",
+                other.kind()
+            ))),
+        })?),
         _ => return Err(unsupported(name, &args[0])),
     })
 }

@@ -460,3 +460,16 @@ fn grid_draws_swizzled_indices() {
     }
     assert_eq!(g.notation(), s.to_string());
 }
+
+/// CuTe's `upcast<N>` / `downcast<N>` of a swizzle: `Sw<B, M -/+ log2 N, S>`, and when M
+/// runs out the bits below one element are dropped (`upcast<8>(Sw<3,1,3>)` is `Sw<1,0,3>`).
+#[test]
+fn swizzle_upcast_and_downcast_in_eval() {
+    assert_eq!(eval_line("upcast(Sw<3,4,3>, 2)"), "Sw<3,3,3>");
+    assert_eq!(eval_line("downcast(Sw<3,3,3>, 2)"), "Sw<3,4,3>");
+    assert_eq!(eval_line("upcast(Sw<3,1,3>, 8)"), "Sw<1,0,3>");
+    assert_eq!(
+        eval_line("upcast(Sw<3,4,3>, 3)"),
+        "error: value: upcast of a swizzle by 3: the factor must be a power of two"
+    );
+}

@@ -18,6 +18,8 @@ pub(crate) const FUNCTIONS: &[&str] = &[
     "make_swizzle",
     "get_swizzle_portion",
     "get_nonswizzle_portion",
+    "upcast",
+    "downcast",
 ];
 
 /// Functions that act on a swizzled layout's layout and keep the swizzle (CuTe's
@@ -273,6 +275,32 @@ fn composed_call(name: &str, c: &ComposedLayout, args: &[Value]) -> Result<Value
                 c.left_inverse()?
             })
         }
+        "upcast" | "downcast" => {
+            // CuTe: upcast<N>(Sw o O o L) = upcast<N>(Sw) o O/N o upcast<N>(L)
+            arity(name, args, 2)?;
+            let n = want_int(name, 1, &args[1])?;
+            let up = name == "upcast";
+            let sw = if up {
+                c.swizzle().upcast(n)?
+            } else {
+                c.swizzle().downcast(n)?
+            };
+            let offset = match (up, n) {
+                (_, 0) => None,
+                (true, n) => c.offset().is_multiple_of(n).then(|| c.offset() / n),
+                (false, n) => c.offset().checked_mul(n),
+            }
+            .ok_or_else(|| {
+                LayoutError::value(format!(
+                    "{name}({c}, {n}): the offset {} does not scale by {n} exactly",
+                    c.offset()
+                ))
+            })?;
+            match on(&c.layout()).map_err(|e| renamed(e, &c.layout(), c))? {
+                Value::Layout(l) => composed(ComposedLayout::new(sw, offset, l)?),
+                other => return Err(unsupported(name, &other)),
+            }
+        }
         "compose" if matches!(args.get(1), Some(Value::Swizzle(_) | Value::Composed(_))) => {
             return Err(LayoutError::type_error(format!(
                 "compose of a swizzled layout with {}: compose the swizzles first",
@@ -326,6 +354,10 @@ fn swizzle_call(name: &str, sw: &Swizzle, args: &[Value]) -> Result<Value, Layou
             int(sw.apply(want_int(name, 1, v)?))
         }
         ("right_inverse" | "left_inverse", None) => Value::Swizzle(*sw),
+        ("upcast", Some(v)) if args.len() == 2 => Value::Swizzle(sw.upcast(want_int(name, 1, v)?)?),
+        ("downcast", Some(v)) if args.len() == 2 => {
+            Value::Swizzle(sw.downcast(want_int(name, 1, v)?)?)
+        }
         ("compose", Some(Value::Layout(l))) if args.len() == 2 => composed(sw.compose(l)),
         ("compose", Some(Value::Swizzle(b))) if args.len() == 2 => {
             Value::Swizzle(sw.compose_swizzle(b)?)

@@ -473,3 +473,33 @@ fn swizzle_upcast_and_downcast_in_eval() {
         "error: value: upcast of a swizzle by 3: the factor must be a power of two"
     );
 }
+
+/// Queries and reshaping that CuTe answers from the layout under the swizzle.
+#[test]
+fn layout_queries_and_reshaping_under_the_swizzle() {
+    assert_eq!(eval_line("rank(Sw<3,3,3> o (8,64):(64,1))"), "2");
+    assert_eq!(eval_line("depth(Sw<3,3,3> o (8,64):(64,1))"), "1");
+    assert_eq!(eval_line("is_injective(Sw<3,3,3> o (8,64):(64,1))"), "true");
+    assert_eq!(eval_line("is_injective(Sw<3,3,3> o (8,2):(1,0))"), "false");
+    assert_eq!(eval_line("complement(Sw<3,3,3> o 8:1, 16)"), "2:8");
+    assert_eq!(
+        eval_line("get(Sw<3,3,3> o (8,64):(64,1), 1)"),
+        "Sw<3,3,3> o 64:1"
+    );
+    assert_eq!(
+        eval_line("coalesce(Sw<3,3,3> o (8,64):(1,8))"),
+        "Sw<3,3,3> o 512:1"
+    );
+    assert_eq!(
+        eval_line("filter(Sw<3,3,3> o (8,2):(1,0))"),
+        "Sw<3,3,3> o 8:1"
+    );
+    assert_eq!(
+        eval_line("blocked_product(Sw<3,3,3> o (8,8):(8,1), (2,1):(1,2))"),
+        format!(
+            "Sw<3,3,3> o {}",
+            eval_line("blocked_product((8,8):(8,1), (2,1):(1,2))")
+        )
+    );
+    assert_eq!(eval_line("can_compose(Sw<3,3,3> o 8:1, 4:2)"), "true");
+}

@@ -47,9 +47,11 @@ const REWRAP: &[&str] = &[
 ];
 
 /// Queries answered by the layout alone (CuTe: `size(a.layout_b())` and so on;
-/// `complement` of a composed layout is the complement of its layout, a plain layout).
+/// `complement` of a composed layout is the complement of its layout, a plain layout;
+/// adding an offset and swizzling are bijections, so injectivity is the layout's).
 const INNER_QUERY: &[&str] = &[
     "complement",
+    "is_injective",
     "size",
     "cosize",
     "rank",

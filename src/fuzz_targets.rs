@@ -22,6 +22,14 @@ pub fn notation(data: &[u8]) {
         let again: strideweave::IntTuple = t.to_string().parse().expect("re-parses");
         assert_eq!(again, t);
     }
+    if let Ok(c) = text.parse::<strideweave::ComposedLayout>() {
+        let again: strideweave::ComposedLayout = c.to_string().parse().expect("re-parses");
+        assert_eq!(again, c, "parse(print(x)) == x for {c}");
+    }
+    if let Ok(c) = text.parse::<strideweave::CoordLayout>() {
+        let again: strideweave::CoordLayout = c.to_string().parse().expect("re-parses");
+        assert_eq!(again, c, "parse(print(x)) == x for {c}");
+    }
 }
 
 /// The `eval` language: never panics, always exactly one line, errors well-formed.

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use strideweave::tensor::{TensorError, TensorSpec};
 use strideweave::view::{
-    eval_layout, placement_picture, render_svg, render_tikz, Grid, Picture, PlacementOptions,
+    eval_drawable, placement_picture, render_svg, render_tikz, Picture, PlacementOptions,
     SvgOptions, TikzOptions, RENDER_MAX_CELLS,
 };
 
@@ -23,7 +23,8 @@ pub enum Format {
 /// Arguments of `strideweave render`.
 #[derive(Args)]
 pub struct RenderArgs {
-    /// A layout or any eval expression giving one (several words are joined with spaces).
+    /// A layout, a swizzled layout or any eval expression giving one (several words are
+    /// joined with spaces).
     #[arg(
         value_name = "LAYOUT_OR_EXPR",
         required_unless_present = "placement",
@@ -63,11 +64,11 @@ pub fn run(args: RenderArgs) -> ExitCode {
         },
         None => {
             let expr = args.expr.join(" ");
-            let layout = match eval_layout(&expr) {
-                Ok(l) => l,
+            let drawable = match eval_drawable(&expr) {
+                Ok(d) => d,
                 Err(e) => return fail(&e),
             };
-            match Grid::new(&layout, args.color_by.resolve(&expr), RENDER_MAX_CELLS) {
+            match drawable.grid(args.color_by.resolve(&expr), RENDER_MAX_CELLS) {
                 Ok(g) => Picture::from_grid(&g, Some(&expr)),
                 Err(e) => return fail(&e),
             }

@@ -3,7 +3,7 @@
 use clap::{Args, ValueEnum};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
-use strideweave::view::{eval_layout, show, ColorBy, ShowOptions, SHOW_MAX_CELLS};
+use strideweave::view::{eval_drawable, ColorBy, ShowOptions, SHOW_MAX_CELLS};
 use strideweave::LayoutError;
 
 /// How cells are coloured (`auto`: the tiles of an outermost divide or product, else index).
@@ -51,7 +51,7 @@ pub enum When {
 /// Arguments of `strideweave show`.
 #[derive(Args)]
 pub struct ShowArgs {
-    /// A layout or any eval expression giving one, e.g. 'zipped_divide((8,8):(8,1), [2:1,4:1])'
+    /// A layout, a swizzled layout (`Sw<3,4,3> o (8,64):(64,1)`) or any eval expression giving one, e.g. 'zipped_divide((8,8):(8,1), [2:1,4:1])'
     /// (several words are joined with spaces).
     #[arg(required = true, value_name = "LAYOUT_OR_EXPR")]
     pub expr: Vec<String>,
@@ -72,8 +72,8 @@ pub fn fail(e: &LayoutError) -> ExitCode {
 /// Runs `show`.
 pub fn run(args: ShowArgs) -> ExitCode {
     let expr = args.expr.join(" ");
-    let layout = match eval_layout(&expr) {
-        Ok(l) => l,
+    let drawable = match eval_drawable(&expr) {
+        Ok(d) => d,
         Err(e) => return fail(&e),
     };
     let stdout = io::stdout();
@@ -89,7 +89,7 @@ pub fn run(args: ShowArgs) -> ExitCode {
         ansi,
         max_cells: SHOW_MAX_CELLS,
     };
-    let text = show(&layout, &opts);
+    let text = drawable.show(&opts);
     let mut out = stdout.lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {

@@ -49,6 +49,12 @@ pub enum Value {
     Pair(Box<Value>, Box<Value>),
     /// A tiler with `_` entries, e.g. `[_,4:1]` (`None` is `_`: that mode is kept).
     TilerWithHoles(Vec<Option<Layout>>),
+    /// A swizzle `Sw<B,M,S>`.
+    Swizzle(crate::Swizzle),
+    /// A swizzled layout `Sw<B,M,S> o [OFFSET o] L`.
+    Composed(crate::ComposedLayout),
+    /// A coordinate layout with scaled-basis strides, `(4,8):(1@0,1@1)`.
+    CoordLayout(crate::CoordLayout),
 }
 
 /// Which mode of a compact layout is fastest: CuTe's `LayoutLeft` (the first,
@@ -62,7 +68,8 @@ pub enum Major {
 }
 
 impl Value {
-    fn kind(&self) -> &'static str {
+    /// What kind of value this is, for messages (`a layout`, `a swizzle`, ...).
+    pub fn kind(&self) -> &'static str {
         match self {
             Value::Tuple(t) if t.is_scalar() => "an integer",
             Value::Tuple(_) => "an int tuple",
@@ -76,6 +83,9 @@ impl Value {
             Value::Major(_) => "a major order",
             Value::Pair(..) => "a pair",
             Value::TilerWithHoles(_) => "a tiler",
+            Value::Swizzle(_) => "a swizzle",
+            Value::Composed(_) => "a swizzled layout",
+            Value::CoordLayout(_) => "a coordinate layout",
         }
     }
 }
@@ -95,6 +105,9 @@ impl fmt::Display for Value {
             Value::Major(Major::Right) => f.write_str("LayoutRight"),
             Value::Pair(x, y) => write!(f, "({x},{y})"),
             Value::TilerWithHoles(t) => f.write_str(&crate::layout_ops::holes_notation(t)),
+            Value::Swizzle(sw) => write!(f, "{sw}"),
+            Value::Composed(c) => write!(f, "{c}"),
+            Value::CoordLayout(c) => write!(f, "{c}"),
         }
     }
 }
@@ -182,8 +195,7 @@ fn expr_inner(p: &mut Parser) -> Result<Value, LayoutError> {
                 }
             };
             if p.eat(':') {
-                let stride = p.int_tuple()?;
-                return Ok(Value::Layout(make_layout(shape, stride)?));
+                return crate::eval_ext::layout_literal(p, shape);
             }
             Ok(Value::Tuple(shape))
         }
@@ -191,6 +203,7 @@ fn expr_inner(p: &mut Parser) -> Result<Value, LayoutError> {
             let start = p.pos();
             let name = p.ident().unwrap_or_default();
             match name {
+                "Sw" => return crate::eval_ext::swizzle_literal(p, start, expr),
                 "true" => return Ok(Value::Bool(true)),
                 "false" => return Ok(Value::Bool(false)),
                 "none" => return Ok(Value::None),
@@ -200,7 +213,7 @@ fn expr_inner(p: &mut Parser) -> Result<Value, LayoutError> {
                 "tree" => return Ok(Value::Tree(tree_items(p)?)),
                 _ => {}
             }
-            if !FUNCTIONS.contains(&name) {
+            if !FUNCTIONS.contains(&name) && !crate::eval_ext::FUNCTIONS.contains(&name) {
                 return Err(p.error_at(start, format!("unknown function '{name}'")));
             }
             p.expect('(')?;
@@ -480,7 +493,10 @@ fn tuple_of(v: &Value) -> Option<IntTuple> {
     }
 }
 
-fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
+pub(crate) fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
+    if let Some(v) = crate::eval_ext::call(name, &args)? {
+        return Ok(v);
+    }
     let int = |v: u64| Value::Tuple(IntTuple::scalar(v));
     // CuTe reads a single integer given to divide or product as the layout `n:1` (the
     // whole layout is divided or repeated); a tuple of several is a by-mode tiler.

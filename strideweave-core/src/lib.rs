@@ -14,9 +14,12 @@
 //! ```
 
 pub mod algebra;
+pub mod composed;
+pub mod coord_layout;
 #[doc(hidden)]
 pub mod error;
 pub mod eval;
+mod eval_ext;
 #[doc(hidden)]
 pub mod injective;
 #[doc(hidden)]
@@ -30,12 +33,16 @@ pub mod notation;
 #[doc(hidden)]
 pub mod ops;
 mod slice;
+mod swizzle;
 #[doc(hidden)]
 pub mod tree;
 
+pub use composed::ComposedLayout;
+pub use coord_layout::{Basis, CoordLayout};
 pub use error::{CoreError, ErrorKind, LayoutError};
 pub use int_tuple::{Coord, IntTuple, IntoIntTuple, Node, Shape, Stride, MAX_LEAVES, MAX_NODES};
 pub use layout::Layout;
 pub use ops::ComposeWith;
 pub use slice::SliceCoord;
+pub use swizzle::Swizzle;
 pub use tree::{IntoTreeItem, Tree, TreeItem};

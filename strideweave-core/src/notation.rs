@@ -259,3 +259,95 @@ impl std::str::FromStr for IntTuple {
         parse_int_tuple(s)
     }
 }
+
+impl Parser<'_> {
+    /// Consumes the identifier `word` if it is next (and not just the start of a longer one).
+    pub fn eat_word(&mut self, word: &str) -> bool {
+        let save = self.pos;
+        match self.ident() {
+            Some(w) if w == word => true,
+            _ => {
+                self.pos = save;
+                false
+            }
+        }
+    }
+
+    /// A signed decimal integer (`-3`, `5`) that fits in `i32`, for swizzle shifts.
+    fn signed(&mut self, what: &str) -> Result<i32, LayoutError> {
+        let start = self.pos();
+        let negative = self.eat('-');
+        let v = match self.integer()? {
+            Some(v) => v,
+            None => return Err(self.unexpected(what)),
+        };
+        let v = i64::try_from(v).ok().filter(|v| *v <= i32::MAX as i64);
+        match v {
+            Some(v) => Ok(if negative { -(v as i32) } else { v as i32 }),
+            None => Err(LayoutError::value(format!(
+                "{what} at column {} does not fit in 32 bits",
+                start + 1
+            ))),
+        }
+    }
+}
+
+/// `Sw<B,M,S>`: a swizzle (CuTe's spelling), `S` possibly negative.
+pub fn swizzle(p: &mut Parser) -> Result<crate::Swizzle, LayoutError> {
+    let start = p.pos();
+    if !p.eat_word("Sw") {
+        return Err(p.unexpected("'Sw<'"));
+    }
+    swizzle_params(p, start)
+}
+
+/// `<B,M,S>` after the word `Sw` that started at byte `start`.
+pub fn swizzle_params(p: &mut Parser, start: usize) -> Result<crate::Swizzle, LayoutError> {
+    p.expect('<')?;
+    let b = p.signed("the swizzle's B")?;
+    p.expect(',')?;
+    let m = p.signed("the swizzle's M")?;
+    p.expect(',')?;
+    let s = p.signed("the swizzle's S")?;
+    p.expect('>')?;
+    if b < 0 || m < 0 {
+        return Err(LayoutError::value(format!(
+            "swizzle Sw<{b},{m},{s}> at column {}: B and M are non-negative",
+            start + 1
+        )));
+    }
+    crate::Swizzle::new(b as u32, m as u32, s)
+}
+
+/// An offset of a composed layout: `N`, or `_N` as CuTe prints a static integer.
+pub fn cute_integer(p: &mut Parser) -> Result<Option<u64>, LayoutError> {
+    if p.peek() == Some('_') {
+        let start = p.pos();
+        let word = p.ident().unwrap_or_default();
+        return match word[1..].parse::<u64>() {
+            Ok(v) => Ok(Some(v)),
+            Err(_) => Err(p.error_at(start, format!("'{word}' is not an integer like _0"))),
+        };
+    }
+    p.integer()
+}
+
+/// `Sw<B,M,S> o [OFFSET o] SHAPE:STRIDE`: a swizzled layout.
+pub fn composed_layout(p: &mut Parser) -> Result<crate::ComposedLayout, LayoutError> {
+    let sw = swizzle(p)?;
+    if !p.eat_word("o") {
+        return Err(p.unexpected("'o' after the swizzle"));
+    }
+    let mut offset = 0;
+    let shape = match cute_integer(p)? {
+        Some(v) if p.eat_word("o") => {
+            offset = v;
+            p.int_tuple()?
+        }
+        Some(v) => IntTuple::scalar(v),
+        None => p.int_tuple()?,
+    };
+    p.expect(':')?;
+    let stride = p.int_tuple()?;
+    crate::ComposedLayout::new(sw, offset, make_layout(shape, stride)?)
+}

@@ -12,7 +12,9 @@
 //! assert_eq!(a.compose(&b).unwrap().to_string(), "(5,4):(8,2)");
 //! ```
 
-pub use strideweave_core::{algebra, eval, int_tuple_ops, message, notation};
+pub use strideweave_core::{
+    algebra, composed, coord_layout, eval, int_tuple_ops, message, notation,
+};
 // The core's modules under their old paths, so `crate::layout::Layout` and the like keep
 // resolving inside this crate.
 #[allow(unused_imports)]
@@ -23,8 +25,9 @@ pub mod view;
 
 pub use static_layout::{IntTree, Static, StaticLayout, StaticTiler, C};
 pub use strideweave_core::{
-    ComposeWith, Coord, CoreError, ErrorKind, IntTuple, IntoIntTuple, IntoTreeItem, Layout,
-    LayoutError, Node, Shape, SliceCoord, Stride, Tree, TreeItem, MAX_LEAVES, MAX_NODES,
+    Basis, ComposeWith, ComposedLayout, Coord, CoordLayout, CoreError, ErrorKind, IntTuple,
+    IntoIntTuple, IntoTreeItem, Layout, LayoutError, Node, Shape, SliceCoord, Stride, Swizzle,
+    Tree, TreeItem, MAX_LEAVES, MAX_NODES,
 };
 pub use strideweave_macros::{coord, layout, layout_type, shape, stride};
 

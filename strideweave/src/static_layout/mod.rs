@@ -35,6 +35,7 @@
 mod algebra;
 #[doc(hidden)]
 pub mod runtime;
+mod swizzle;
 mod tree;
 
 pub use algebra::{
@@ -42,6 +43,7 @@ pub use algebra::{
     Divided, Filtered, FlatDivided, LayoutLike, LeftInverse, LogicalProduct, Nullspace,
     RakedProduct, Recast, RightInverse, StaticTiler, TileToShape, TiledDivided, ZippedDivided,
 };
+pub use swizzle::{StaticSwizzle, StaticSwizzleFn, StaticSwizzled};
 pub use tree::{Congruent, IntTree, SameProfile, C};
 
 use crate::error::{CoreError, LayoutError};

@@ -3,7 +3,7 @@
 
 use super::color::ColorBy;
 use crate::int_tuple::IntTuple;
-use crate::{Layout, LayoutError};
+use crate::{ComposedLayout, Layout, LayoutError};
 use std::collections::HashMap;
 
 /// A layout laid out as a table of indices, with the hierarchy and tile structure the
@@ -25,6 +25,7 @@ use std::collections::HashMap;
 #[derive(Clone, Debug)]
 pub struct Grid {
     layout: Layout,
+    notation: String,
     rows: usize,
     cols: usize,
     indices: Vec<u64>,
@@ -155,10 +156,49 @@ impl Grid {
     /// Arranges `layout` as a table, refusing layouts of more than `max_cells` cells
     /// with a value error (before allocating anything).
     pub fn new(layout: &Layout, color: ColorBy, max_cells: u64) -> Result<Grid, LayoutError> {
+        Grid::build(layout, layout.to_string(), color, max_cells, |key| {
+            layout
+                .index_of(key)
+                .map_err(|e| LayoutError::from_core(format!("index of key {key} in {layout}"), e))
+        })
+    }
+
+    /// Arranges a swizzled layout `Sw o offset o L`: the rows, columns and block lines of
+    /// `L`, each cell holding the swizzled index.
+    ///
+    /// ```
+    /// use strideweave::view::{ColorBy, Grid};
+    /// let s: strideweave::ComposedLayout = "Sw<3,0,3> o (8,8):(8,1)".parse().unwrap();
+    /// let g = Grid::swizzled(&s, ColorBy::Index, 64).unwrap();
+    /// assert_eq!((g.index(1, 0), g.index(1, 1)), (9, 8));
+    /// assert_eq!(g.notation(), "Sw<3,0,3> o (8,8):(8,1)");
+    /// ```
+    pub fn swizzled(
+        composed: &ComposedLayout,
+        color: ColorBy,
+        max_cells: u64,
+    ) -> Result<Grid, LayoutError> {
+        Grid::build(
+            &composed.layout(),
+            composed.to_string(),
+            color,
+            max_cells,
+            |key| composed.index_of(key),
+        )
+    }
+
+    /// The grid of `layout`'s shape whose cell for key `k` holds `index(k)`.
+    fn build(
+        layout: &Layout,
+        notation: String,
+        color: ColorBy,
+        max_cells: u64,
+        index: impl Fn(u64) -> Result<u64, LayoutError>,
+    ) -> Result<Grid, LayoutError> {
         let size = layout.size();
         if size > max_cells {
             return Err(LayoutError::value(format!(
-                "layout {layout} has {size} cells, more than the {max_cells} this view draws"
+                "layout {notation} has {size} cells, more than the {max_cells} this view draws"
             )));
         }
         let rank = layout.rank();
@@ -187,11 +227,7 @@ impl Grid {
         let mut indices = Vec::with_capacity(rows * cols);
         for r in 0..rows {
             for c in 0..cols {
-                let key = r as u64 + rows as u64 * c as u64;
-                let idx = layout.index_of(key).map_err(|e| {
-                    LayoutError::from_core(format!("index of key {key} in {layout}"), e)
-                })?;
-                indices.push(idx);
+                indices.push(index(r as u64 + rows as u64 * c as u64)?);
             }
         }
         let mut seen: HashMap<u64, u32> = HashMap::with_capacity(indices.len());
@@ -209,6 +245,7 @@ impl Grid {
         };
         Ok(Grid {
             layout: *layout,
+            notation,
             rows,
             cols,
             indices,
@@ -223,9 +260,14 @@ impl Grid {
         })
     }
 
-    /// The layout drawn.
+    /// The layout drawn (for a swizzled layout, the layout under the swizzle).
     pub fn layout(&self) -> &Layout {
         &self.layout
+    }
+
+    /// What is drawn, in notation (`Sw<B,M,S> o L` for a swizzled layout).
+    pub fn notation(&self) -> &str {
+        &self.notation
     }
 
     /// Number of rows: the size of mode 0 (1 for the empty layout).

@@ -27,11 +27,13 @@ pub use grid::Grid;
 pub use picture::{Cell, Picture};
 pub use placement::{placement_picture, PlacementMap, PlacementOptions};
 pub use svg::{render_svg, SvgOptions, RENDER_MAX_CELLS};
-pub use table::{properties, show, table, ShowOptions, SHOW_MAX_CELLS};
+pub use table::{
+    properties, show, show_swizzled, swizzled_properties, table, ShowOptions, SHOW_MAX_CELLS,
+};
 pub use tikz::{render_tikz, TikzOptions};
 
 use crate::eval::{eval, Value};
-use crate::{Layout, LayoutError};
+use crate::{ComposedLayout, Layout, LayoutError};
 
 /// Evaluates an `eval` expression that must give a layout (a bare layout is an expression
 /// too); any other value is a type error naming what it gave.
@@ -46,24 +48,54 @@ use crate::{Layout, LayoutError};
 pub fn eval_layout(text: &str) -> Result<Layout, LayoutError> {
     match eval(text)? {
         Value::Layout(l) => Ok(l),
-        other => {
-            let kind = match &other {
-                Value::Tuple(t) if t.is_scalar() => "an integer",
-                Value::Tuple(_) => "an int tuple",
-                Value::Tiler(_) => "a tiler",
-                Value::Tree(_) => "a tree",
-                Value::Bool(_) => "a boolean",
-                Value::None => "none",
-                Value::Profile(_) => "a profile",
-                Value::Layout(_) => "a layout",
-                Value::Slice(_) => "a slicing coordinate",
-                Value::Major(_) => "a major order",
-                Value::Pair(..) => "a pair",
-                Value::TilerWithHoles(_) => "a tiler",
-            };
-            Err(LayoutError::type_error(format!(
-                "expected a layout, the expression gives {kind} ({other})"
-            )))
+        other => Err(LayoutError::type_error(format!(
+            "expected a layout, the expression gives {} ({other})",
+            other.kind()
+        ))),
+    }
+}
+
+/// What `show` and `render` draw: a layout, or a swizzled layout `Sw o offset o L`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drawable {
+    /// An ordinary layout.
+    Layout(Layout),
+    /// A swizzled layout: `L`'s table with swizzled indices.
+    Swizzled(ComposedLayout),
+}
+
+impl Drawable {
+    /// The grid of indices (see [`Grid::new`] and [`Grid::swizzled`]).
+    pub fn grid(&self, color: ColorBy, max_cells: u64) -> Result<Grid, LayoutError> {
+        match self {
+            Drawable::Layout(l) => Grid::new(l, color, max_cells),
+            Drawable::Swizzled(c) => Grid::swizzled(c, color, max_cells),
         }
+    }
+
+    /// The text of `strideweave show`.
+    pub fn show(&self, opts: &ShowOptions) -> String {
+        match self {
+            Drawable::Layout(l) => show(l, opts),
+            Drawable::Swizzled(c) => show_swizzled(c, opts),
+        }
+    }
+}
+
+/// Evaluates an `eval` expression that gives a layout or a swizzled layout.
+///
+/// ```
+/// use strideweave::view::{eval_drawable, ShowOptions};
+/// let d = eval_drawable("Sw<2,0,-3> o (4,8):(8,1)").unwrap();
+/// assert!(d.show(&ShowOptions::default()).contains("0 │  0  9 18 27  4 13 22 31 │"));
+/// ```
+pub fn eval_drawable(text: &str) -> Result<Drawable, LayoutError> {
+    match eval(text)? {
+        Value::Layout(l) => Ok(Drawable::Layout(l)),
+        Value::Composed(c) => Ok(Drawable::Swizzled(c)),
+        other => Err(LayoutError::type_error(format!(
+            "expected a layout, the expression gives {} ({other})",
+            other.kind()
+        ))),
     }
 }

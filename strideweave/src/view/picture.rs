@@ -66,8 +66,7 @@ impl Picture {
     /// grid's colouring. `expression`, when given and different from the layout's
     /// notation, heads the caption.
     pub fn from_grid(grid: &Grid, expression: Option<&str>) -> Picture {
-        let layout = grid.layout();
-        let notation = layout.to_string();
+        let notation = grid.notation().to_string();
         let mut caption = Vec::new();
         match expression.map(str::trim) {
             Some(e) if e != notation => {

@@ -3,7 +3,7 @@
 use super::color::{ColorBy, TILE_PALETTE};
 use super::grid::Grid;
 use crate::eval::Value;
-use crate::Layout;
+use crate::{ComposedLayout, Layout};
 use std::fmt::Write;
 
 /// Most cells `show` draws as a table (64 x 64); larger layouts get their properties only.
@@ -61,9 +61,56 @@ pub fn properties(layout: &Layout) -> Vec<(&'static str, String)> {
 /// assert!(text.contains("0 │ 0 1 2 │"), "{text}");
 /// ```
 pub fn show(layout: &Layout, opts: &ShowOptions) -> String {
-    let mut out = String::new();
     let grid = Grid::new(layout, opts.color, opts.max_cells);
-    for (name, value) in properties(layout) {
+    show_grid(properties(layout), layout.size(), grid, opts)
+}
+
+/// The properties `show` lists for a swizzled layout: those of its layout, with the
+/// swizzle and offset (a swizzle is a bijection, so injectivity is the layout's).
+///
+/// ```
+/// let s: strideweave::ComposedLayout = "Sw<3,4,3> o (8,64):(64,1)".parse().unwrap();
+/// let p = strideweave::view::swizzled_properties(&s);
+/// assert_eq!(p[0], ("layout", "Sw<3,4,3> o (8,64):(64,1)".to_string()));
+/// assert!(p.contains(&("swizzle", "Sw<3,4,3>: bits 7..9 xor into bits 4..6".to_string())));
+/// ```
+pub fn swizzled_properties(c: &ComposedLayout) -> Vec<(&'static str, String)> {
+    let mut p = properties(&c.layout());
+    p[0].1 = c.to_string();
+    let sw = c.swizzle();
+    let bits = |mask: u64| match mask {
+        0 => "none".to_string(),
+        m => format!("{}..{}", m.trailing_zeros(), 63 - m.leading_zeros()),
+    };
+    p.insert(
+        1,
+        (
+            "swizzle",
+            format!(
+                "{sw}: bits {} xor into bits {}",
+                bits(sw.yyy_mask()),
+                bits(sw.zzz_mask())
+            ),
+        ),
+    );
+    p.insert(2, ("offset", c.offset().to_string()));
+    p
+}
+
+/// [`show`] for a swizzled layout: each cell holds the swizzled index.
+pub fn show_swizzled(c: &ComposedLayout, opts: &ShowOptions) -> String {
+    let grid = Grid::swizzled(c, opts.color, opts.max_cells);
+    show_grid(swizzled_properties(c), c.size(), grid, opts)
+}
+
+fn show_grid(
+    props: Vec<(&'static str, String)>,
+    size: u64,
+    grid: Result<Grid, crate::LayoutError>,
+    opts: &ShowOptions,
+) -> String {
+    let mut out = String::new();
+    for (name, value) in props {
         let _ = writeln!(out, "{name:<10} {value}");
     }
     match grid {
@@ -90,9 +137,7 @@ pub fn show(layout: &Layout, opts: &ShowOptions) -> String {
             let _ = writeln!(
                 out,
                 "{:<10} omitted: {} cells is more than the {} that show draws",
-                "table",
-                layout.size(),
-                opts.max_cells
+                "table", size, opts.max_cells
             );
         }
     }

@@ -5,6 +5,8 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod eval_cmd;
+mod files;
+mod output;
 mod render_cmd;
 mod repl;
 mod show_cmd;

@@ -25,7 +25,7 @@ pub mod tensor;
 mod tree;
 pub mod view;
 
-pub use error::{CoreError, ErrorKind, LayoutError};
+pub use error::{escape_controls, CoreError, ErrorKind, LayoutError};
 pub use int_tuple::{Coord, IntTuple, IntoIntTuple, Node, Shape, Stride, MAX_LEAVES, MAX_NODES};
 pub use layout::Layout;
 pub use ops::ComposeWith;

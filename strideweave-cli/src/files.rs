@@ -248,7 +248,8 @@ fn temp_beside(
     }
     let temp = builder.tempfile_in(dir).map_err(|e| {
         // the OS error alone: tempfile's own text repeats the random temporary name
-        let e = e.raw_os_error().map_or(e, io::Error::from_raw_os_error);
+        let e = e.to_string();
+        let e = e.split(" at path \"").next().unwrap_or_default();
         format!(
             "io: cannot write {}: cannot create a temporary file in {}: {e}",
             shown(target),

@@ -71,6 +71,9 @@ pub enum CoreError {
     ProductOverlap { copies: u64, room: u64 },
     /// Complement of a layout with colliding indices.
     NotInjective,
+    /// The injectivity search gave up after `steps` steps without deciding (a layout of
+    /// three or more interleaved leaves with large, unrelated strides).
+    InjectivityUndecided { steps: u64 },
     /// An injective layout whose sorted modes do not chain: a stride inside, or (for
     /// `left_inverse`) not a multiple of, the span of the smaller-stride modes.
     Unchainable { stride: u64, span: u64 },
@@ -124,6 +127,9 @@ impl CoreError {
                 "the complement of A up to size(A)*cosize(B) has room for {room} copies of A, fewer than cosize(B) = {copies}, and extending it puts copies onto A (the product would not be injective)"
             ),
             CoreError::NotInjective => "layout is not injective (self-overlap)".to_string(),
+            CoreError::InjectivityUndecided { steps } => format!(
+                "injectivity not decided: the collision search stopped at its limit of {steps} steps"
+            ),
             CoreError::Unchainable { stride, span } => format!(
                 "modes do not chain: stride {stride} is not a multiple of the span {span} of the smaller-stride modes"
             ),

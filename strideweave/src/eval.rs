@@ -477,7 +477,7 @@ fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
             }
         }
         "cosize" => int(layout1(name)?.cosize()),
-        "is_injective" => Value::Bool(layout1(name)?.is_injective()),
+        "is_injective" => Value::Bool(layout1(name)?.try_is_injective()?),
         "index" => {
             // the spec makes a non-Layout first argument a value error
             arity(name, a, 2, 2)?;

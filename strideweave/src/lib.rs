@@ -26,6 +26,7 @@ mod tree;
 pub mod view;
 
 pub use error::{escape_controls, CoreError, ErrorKind, LayoutError};
+pub use injective::INJECTIVITY_SEARCH_STEPS;
 pub use int_tuple::{Coord, IntTuple, IntoIntTuple, Node, Shape, Stride, MAX_LEAVES, MAX_NODES};
 pub use layout::Layout;
 pub use ops::ComposeWith;

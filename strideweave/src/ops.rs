@@ -126,7 +126,9 @@ impl Layout {
     pub fn complement(&self, cotarget: u64) -> Result<Layout, LayoutError> {
         algebra::complement(self, cotarget).map_err(|e| {
             let e = match e {
-                CoreError::Unchainable { .. } if !self.is_injective() => CoreError::NotInjective,
+                CoreError::Unchainable { .. } if self.provably_not_injective() => {
+                    CoreError::NotInjective
+                }
                 e => e,
             };
             err2("complement", self, cotarget, e)
@@ -206,7 +208,9 @@ impl Layout {
     pub fn left_inverse(&self) -> Result<Layout, LayoutError> {
         algebra::left_inverse(self).map_err(|e| {
             let e = match e {
-                CoreError::Unchainable { .. } if !self.is_injective() => CoreError::NotInjective,
+                CoreError::Unchainable { .. } if self.provably_not_injective() => {
+                    CoreError::NotInjective
+                }
                 e => e,
             };
             LayoutError::from_core(format!("left_inverse({self})"), e)
@@ -233,10 +237,14 @@ impl Layout {
     /// Rejects a product of injective operands whose result collides (CuTe's copies of A
     /// landed on A). Decided exactly, and only in the one case where it can happen.
     fn check_product(&self, b: &Layout, p: Layout) -> Result<Layout, CoreError> {
+        let undecided = |_| CoreError::InjectivityUndecided {
+            steps: crate::INJECTIVITY_SEARCH_STEPS,
+        };
+        let steps = crate::INJECTIVITY_SEARCH_STEPS;
         if algebra::product_may_overlap(self, b)
-            && self.is_injective()
-            && b.is_injective()
-            && !p.is_injective()
+            && self.injective_within(steps).map_err(undecided)?
+            && b.injective_within(steps).map_err(undecided)?
+            && !p.injective_within(steps).map_err(undecided)?
         {
             let room = algebra::complement(self, self.size().saturating_mul(b.cosize()))
                 .map(|c| c.size())
@@ -410,7 +418,7 @@ impl Layout {
 
     fn refine(&self, b: &Layout, e: CoreError) -> CoreError {
         match e {
-            CoreError::Unchainable { .. } if !b.is_injective() => CoreError::NotInjective,
+            CoreError::Unchainable { .. } if b.provably_not_injective() => CoreError::NotInjective,
             e => e,
         }
     }

@@ -200,21 +200,22 @@ impl<'a> Cursor<'a> {
         self.pos += n;
         &r[..n]
     }
+    /// A plain decimal integer, `-` allowed before a non-zero value (negative extents and
+    /// strides are the admission rules' to reject); `+2`, `-0` and `0x10` are syntax errors.
     fn int(&mut self) -> Result<i128, TensorError> {
         self.ws();
         let r = self.rest();
-        let mut n = 0;
         let b = r.as_bytes();
-        if n < b.len() && (b[n] == b'-' || b[n] == b'+') {
-            n += 1;
-        }
-        let digits_start = n;
+        let negative = b.first() == Some(&b'-');
+        let digits_start = usize::from(negative);
+        let mut n = digits_start;
         while n < b.len() && b[n].is_ascii_digit() {
             n += 1;
         }
-        if n == digits_start {
+        let digits = &r[digits_start..n];
+        if digits.is_empty() || (negative && digits.bytes().all(|d| d == b'0')) {
             return Err(syntax(format!(
-                "expected an integer at byte {} of `{}`",
+                "expected a plain decimal integer at byte {} of `{}`",
                 self.pos, self.s
             )));
         }

@@ -147,7 +147,10 @@ fn writing_through_a_symlink_replaces_the_file_it_points_to() {
         .output()
         .unwrap();
     assert!(o.status.success());
-    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
     assert!(fs::read_to_string(&real).unwrap().contains("<svg"));
 }
 
@@ -157,7 +160,15 @@ fn an_output_that_is_a_device_is_written_not_replaced() {
     let input = dir.path().join("in.bin");
     fs::write(&input, f32_ramp(4)).unwrap();
     let o = bin()
-        .args(["pack", "--from", "f32[4]", "--to", "bf16[4]", p(&input), "/dev/null"])
+        .args([
+            "pack",
+            "--from",
+            "f32[4]",
+            "--to",
+            "bf16[4]",
+            p(&input),
+            "/dev/null",
+        ])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -173,7 +184,14 @@ impl SmallFs {
     fn mount(kib: u64) -> Option<SmallFs> {
         let dir = tempfile::tempdir().unwrap().keep();
         let ok = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs", p(&dir)])
+            .args([
+                "-t",
+                "tmpfs",
+                "-o",
+                &format!("size={kib}k"),
+                "tmpfs",
+                p(&dir),
+            ])
             .stderr(Stdio::null())
             .status()
             .is_ok_and(|s| s.success());
@@ -211,7 +229,10 @@ fn a_full_disk_is_an_error_and_the_old_output_survives() {
         .output()
         .unwrap();
     let err = one_error_line(&o);
-    assert!(err.contains("no-space") || err.contains("No space"), "{err}");
+    assert!(
+        err.contains("no-space") || err.contains("No space"),
+        "{err}"
+    );
     assert_eq!(fs::read(&out).unwrap(), vec![0x11u8; 300 * 1024]);
     assert_eq!(names(&fs_small.0), ["out.bin"]);
     // render onto the full file system: the same
@@ -319,7 +340,11 @@ fn buffers_that_cannot_exist_are_one_line_errors_before_anything_is_written() {
         // a 2^50-byte stride: a petabyte output
         "f32[2] strided(1125899906842624)",
     ] {
-        let from = if to.starts_with("f32[2]") { "f32[2]" } else { "f32[16]" };
+        let from = if to.starts_with("f32[2]") {
+            "f32[2]"
+        } else {
+            "f32[16]"
+        };
         let o = bin()
             .args(["pack", "--from", from, "--to", to, p(&input), p(&out)])
             .output()
@@ -334,7 +359,15 @@ fn buffers_that_cannot_exist_are_one_line_errors_before_anything_is_written() {
     }
     // an input spec larger than the file: the file is not read into memory first
     let o = bin()
-        .args(["argmax", "--axis", "0", "--from", "f32[16,1073741824]", "--to", "i32"])
+        .args([
+            "argmax",
+            "--axis",
+            "0",
+            "--from",
+            "f32[16,1073741824]",
+            "--to",
+            "i32",
+        ])
         .args([p(&input), p(&out)])
         .output()
         .unwrap();
@@ -350,7 +383,15 @@ fn a_sparse_input_much_larger_than_needed_is_mapped_not_read() {
     f.set_len(64 << 30).unwrap(); // 64 GiB, sparse
     drop(f);
     let o = bin()
-        .args(["argmax", "--axis", "1", "--from", "f32[4,1024]", "--to", "i64"])
+        .args([
+            "argmax",
+            "--axis",
+            "1",
+            "--from",
+            "f32[4,1024]",
+            "--to",
+            "i64",
+        ])
         .args([p(&input), p(&out)])
         .output()
         .unwrap();

@@ -121,7 +121,9 @@ fn children_max_rss_kib() -> i64 {
     // SAFETY: getrusage fills the struct it is given.
     unsafe {
         assert_eq!(libc::getrusage(libc::RUSAGE_CHILDREN, ru.as_mut_ptr()), 0);
-        ru.assume_init().ru_maxrss as i64
+        #[allow(clippy::unnecessary_cast)] // c_long is not i64 everywhere
+        let kib = ru.assume_init().ru_maxrss as i64;
+        kib
     }
 }
 

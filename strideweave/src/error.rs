@@ -71,8 +71,9 @@ pub enum CoreError {
     ProductOverlap { copies: u64, room: u64 },
     /// Complement of a layout with colliding indices.
     NotInjective,
-    /// The injectivity search gave up after `steps` steps without deciding (a layout of
-    /// three or more interleaved leaves with large, unrelated strides).
+    /// The injectivity search gave up at its limit of `steps` steps (per call, or per
+    /// `eval` expression) without deciding: a layout of three or more interleaved leaves
+    /// with large, unrelated strides.
     InjectivityUndecided { steps: u64 },
     /// An injective layout whose sorted modes do not chain: a stride inside, or (for
     /// `left_inverse`) not a multiple of, the span of the smaller-stride modes.

@@ -97,10 +97,13 @@ pub fn eval(text: &str) -> Result<Value, LayoutError> {
             text.len()
         )));
     }
-    let mut p = Parser::new(text);
-    let v = expr(&mut p)?;
-    p.finish()?;
-    Ok(v)
+    // one injectivity-search budget for the whole expression, however many checks it nests
+    crate::injective::sharing_search_steps(|| {
+        let mut p = Parser::new(text);
+        let v = expr(&mut p)?;
+        p.finish()?;
+        Ok(v)
+    })
 }
 
 /// Evaluates one expression to its output line: the value, or `error: KIND: MESSAGE`.

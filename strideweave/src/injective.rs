@@ -56,6 +56,21 @@ const DIFFERENCE_OPS_PER_STEP: u64 = 128;
 const DIFFERENCE_MAX_OPS: u64 = 1 << 28;
 const DIFFERENCE_MAX_SPAN: u64 = 1 << 26;
 
+thread_local! {
+    /// Search steps left for the whole expression being evaluated, if one is.
+    static EXPRESSION_STEPS: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with one budget of [`INJECTIVITY_SEARCH_STEPS`] shared by every bounded
+/// injectivity search inside it: an `eval` expression that nests many products (each
+/// checks three layouts) stays as bounded as a single search.
+pub(crate) fn sharing_search_steps<T>(f: impl FnOnce() -> T) -> T {
+    let outer = EXPRESSION_STEPS.replace(Some(INJECTIVITY_SEARCH_STEPS));
+    let r = f();
+    EXPRESSION_STEPS.set(outer);
+    r
+}
+
 /// The smaller limit used only to choose between two reasons for an error the caller
 /// already has ("not injective" over "modes do not chain"): such errors stay immediate.
 const REFINE_STEPS: u64 = 1 << 12;
@@ -70,8 +85,9 @@ const REFINE_STEPS: u64 = 1 << 12;
 /// or more interleaved leaves) is searched: a difference-set bitset when its cost is at
 /// most `steps * DIFFERENCE_OPS_PER_STEP` (and [`DIFFERENCE_MAX_OPS`]; time `O(span * sum of extents)`), otherwise a pruned
 /// depth-first search for a non-zero `x` with `sum x_i d_i == 0`, `|x_i| < s_i`, which
-/// gives up with [`Undecided`] after `steps` nodes (its worst case is exponential).
-fn injective_positive(mut leaves: &mut [(u64, u64)], steps: u64) -> Result<bool, Undecided> {
+/// gives up with [`Undecided`] after `steps` nodes (its worst case is exponential). The
+/// work done is deducted from `steps`.
+fn injective_positive(mut leaves: &mut [(u64, u64)], steps: &mut u64) -> Result<bool, Undecided> {
     loop {
         if leaves.len() <= 1 {
             return Ok(true);
@@ -112,6 +128,7 @@ fn injective_positive(mut leaves: &mut [(u64, u64)], steps: u64) -> Result<bool,
             .saturating_mul(DIFFERENCE_OPS_PER_STEP)
             .min(DIFFERENCE_MAX_OPS);
         if total <= DIFFERENCE_MAX_SPAN && diff_cost <= diff_limit {
+            *steps -= diff_cost / DIFFERENCE_OPS_PER_STEP;
             return Ok(difference_search(leaves, total));
         }
         return zero_sum_exists(leaves, steps).map(|found| !found);
@@ -157,7 +174,7 @@ fn difference_search(leaves: &[(u64, u64)], total: u64) -> bool {
 /// search over the leaves by decreasing stride, keeping only partial sums the remaining
 /// leaves can still cancel (by span and by their common divisor), the last two leaves
 /// solved in closed form. [`Undecided`] after `steps` nodes.
-fn zero_sum_exists(leaves: &[(u64, u64)], steps: u64) -> Result<bool, Undecided> {
+fn zero_sum_exists(leaves: &[(u64, u64)], steps: &mut u64) -> Result<bool, Undecided> {
     let mut by_stride: Vec<(u64, u64)> = leaves.to_vec();
     by_stride.sort_unstable_by_key(|&(_, d)| std::cmp::Reverse(d));
     let n = by_stride.len();
@@ -174,8 +191,7 @@ fn zero_sum_exists(leaves: &[(u64, u64)], steps: u64) -> Result<bool, Undecided>
         gcd: &rest_gcd,
         last_two: (n >= 2).then(|| TwoLeaves::new(by_stride[n - 2], by_stride[n - 1])),
     };
-    let mut left = steps;
-    search.dfs(0, 0, false, &mut left)
+    search.dfs(0, 0, false, steps)
 }
 
 /// The fixed data of one [`zero_sum_exists`] search.
@@ -308,7 +324,7 @@ impl Layout {
     /// assert!(!inj("(4,2):(1,1)"));
     /// ```
     pub fn is_injective(&self) -> bool {
-        self.injective_within(u64::MAX)
+        self.injective_within(&mut { u64::MAX })
             .expect("a search of u64::MAX steps always finishes first")
     }
 
@@ -328,7 +344,7 @@ impl Layout {
     /// assert!(e.to_string().contains("not decided"), "{e}");
     /// ```
     pub fn try_is_injective(&self) -> Result<bool, LayoutError> {
-        self.injective_within(INJECTIVITY_SEARCH_STEPS)
+        self.bounded_injective(INJECTIVITY_SEARCH_STEPS)
             .map_err(|Undecided| {
                 LayoutError::from_core(
                     format!("is_injective({self})"),
@@ -343,11 +359,24 @@ impl Layout {
     /// the cheaper reason they already have (an undecided search keeps that reason, which
     /// is true too), so that such errors are immediate.
     pub(crate) fn provably_not_injective(&self) -> bool {
-        self.injective_within(REFINE_STEPS) == Ok(false)
+        self.bounded_injective(REFINE_STEPS) == Ok(false)
     }
 
-    /// Injectivity with a search of at most `steps` nodes.
-    pub(crate) fn injective_within(&self, steps: u64) -> Result<bool, Undecided> {
+    /// Injectivity with a search of at most `limit` steps, drawn from the budget of the
+    /// expression being evaluated when there is one (see [`sharing_search_steps`]).
+    pub(crate) fn bounded_injective(&self, limit: u64) -> Result<bool, Undecided> {
+        let shared = EXPRESSION_STEPS.get();
+        let mut left = shared.map_or(limit, |s| s.min(limit));
+        let start = left;
+        let r = self.injective_within(&mut left);
+        if let Some(s) = shared {
+            EXPRESSION_STEPS.set(Some(s - (start - left)));
+        }
+        r
+    }
+
+    /// Injectivity with a search of at most `*steps` steps, less the work done.
+    fn injective_within(&self, steps: &mut u64) -> Result<bool, Undecided> {
         let (mut leaves, n) = live_leaves(self);
         if leaves[..n].iter().any(|&(_, d)| d == 0) || self.cosize() < self.size() {
             return Ok(false);

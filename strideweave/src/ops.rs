@@ -242,9 +242,9 @@ impl Layout {
         };
         let steps = crate::INJECTIVITY_SEARCH_STEPS;
         if algebra::product_may_overlap(self, b)
-            && self.injective_within(steps).map_err(undecided)?
-            && b.injective_within(steps).map_err(undecided)?
-            && !p.injective_within(steps).map_err(undecided)?
+            && self.bounded_injective(steps).map_err(undecided)?
+            && b.bounded_injective(steps).map_err(undecided)?
+            && !p.bounded_injective(steps).map_err(undecided)?
         {
             let room = algebra::complement(self, self.size().saturating_mul(b.cosize()))
                 .map(|c| c.size())

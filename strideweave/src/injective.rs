@@ -336,7 +336,7 @@ impl Layout {
     ///
     /// ```
     /// let l: strideweave::Layout = "(4,4,4):(5,7,9)".parse().unwrap();
-    /// assert_eq!(l.try_is_injective().unwrap(), false); // 5 + 9 == 7 + 7
+    /// assert!(!l.try_is_injective().unwrap()); // 5 + 9 == 7 + 7
     /// let hard: strideweave::Layout =
     ///     "(200,200,200,200,200):(10406554519053007,17776936092483503,16108260561629991,13051932357995809,18058164728632727)"
     ///         .parse().unwrap();

@@ -160,6 +160,10 @@ struct Cursor<'a> {
     pos: usize,
 }
 
+/// Most entries a bracketed list of a spec may have before parsing stops (ranks are at
+/// most six; the bound only keeps a hostile spec from growing a list without end).
+const MAX_LIST_ITEMS: usize = 64;
+
 fn syntax(msg: impl Into<String>) -> TensorError {
     TensorError::new(Rule::Syntax, msg)
 }
@@ -267,6 +271,13 @@ impl<'a> Cursor<'a> {
             return Ok(v);
         }
         loop {
+            // far beyond any valid rank or tile: stop before a hostile list grows
+            if v.len() == MAX_LIST_ITEMS {
+                return Err(syntax(format!(
+                    "more than {MAX_LIST_ITEMS} entries in a list at byte {} of `{}`",
+                    self.pos, self.s
+                )));
+            }
             v.push(item(self)?);
             if self.eat(close) {
                 return Ok(v);

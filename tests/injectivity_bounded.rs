@@ -164,3 +164,72 @@ fn collisions_planted_in_adversarial_layouts_are_found() {
         assert!(!timed(&l).unwrap(), "{l}");
     }
 }
+
+/// Whether `leaves` collide, by enumerating every leaf but the last and solving the last
+/// by one division (`sum x_i d_i == 0`, `|x_i| < s_i`, `x != 0`): an oracle independent of
+/// the library's search, for layouts whose other leaves are few.
+fn collide_by_division(leaves: &[(u64, u64)]) -> bool {
+    let (last, rest) = leaves.split_last().unwrap();
+    let mut x = vec![-(rest[0].0 as i128 - 1); rest.len()];
+    for (k, &(s, _)) in rest.iter().enumerate() {
+        x[k] = -(s as i128 - 1);
+    }
+    loop {
+        let sum: i128 = x
+            .iter()
+            .zip(rest)
+            .map(|(&xi, &(_, d))| xi * d as i128)
+            .sum();
+        let d = last.1 as i128;
+        if sum % d == 0 {
+            let y = -sum / d;
+            if y.abs() < last.0 as i128 && (y != 0 || x.iter().any(|&v| v != 0)) {
+                return true;
+            }
+        }
+        // next x, odometer style
+        let mut k = 0;
+        loop {
+            if k == x.len() {
+                return false;
+            }
+            if x[k] < rest[k].0 as i128 - 1 {
+                x[k] += 1;
+                break;
+            }
+            x[k] = -(rest[k].0 as i128 - 1);
+            k += 1;
+        }
+    }
+}
+
+#[test]
+fn wide_leaves_are_solved_in_closed_form_not_enumerated() {
+    // three interleaved leaves, two of them 3 * 2^20 wide: enumerating a wide leaf would
+    // take more steps than the limit allows; the narrow leaf is enumerated instead. Half the cases have a
+    // planted collision (the narrow stride is a small combination of the wide ones).
+    let mut rng = Rng(7);
+    let (mut injective, mut colliding) = (0, 0);
+    for case in 0..8 {
+        // the narrow leaf has the smallest stride, so a search by decreasing stride would
+        // enumerate a wide leaf first
+        let a = (1u64 << 36) + rng.below(1 << 36);
+        let gap = 1 + rng.below(1 << 30);
+        let (b, d0) = if case % 2 == 0 {
+            (a + gap, gap) // b - a - d0 == 0: a collision
+        } else {
+            (a + (1 << 35) + rng.below(1 << 30), gap)
+        };
+        let wide = 3 << 20; // 3 * 2^20 values: more than the search's steps
+        let leaves = [(3, d0.max(1)), (wide, a), (wide, b)];
+        let Some(l) = layout(&leaves) else { continue };
+        let want = !collide_by_division(&[leaves[0], leaves[1], leaves[2]]);
+        assert_eq!(timed(&l).unwrap(), want, "{l}");
+        if want {
+            injective += 1;
+        } else {
+            colliding += 1;
+        }
+    }
+    assert!(injective > 0 && colliding > 0, "{injective} {colliding}");
+}

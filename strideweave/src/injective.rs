@@ -172,12 +172,21 @@ fn difference_search(leaves: &[(u64, u64)], total: u64) -> bool {
 
 /// Whether some non-zero `x` with `|x_i| < s_i` has `sum x_i d_i == 0`: a depth-first
 /// search over the leaves by decreasing stride, keeping only partial sums the remaining
-/// leaves can still cancel (by span and by their common divisor), the last two leaves
-/// solved in closed form. [`Undecided`] after `steps` nodes.
+/// leaves can still cancel (by span and by their common divisor), the two leaves of
+/// largest extent left for last and solved in closed form (so they are never
+/// enumerated). [`Undecided`] after `steps` nodes.
 fn zero_sum_exists(leaves: &[(u64, u64)], steps: &mut u64) -> Result<bool, Undecided> {
     let mut by_stride: Vec<(u64, u64)> = leaves.to_vec();
     by_stride.sort_unstable_by_key(|&(_, d)| std::cmp::Reverse(d));
     let n = by_stride.len();
+    for end in (n.saturating_sub(2)..n).rev() {
+        // move the widest leaf not yet placed to `end`, the others keep their order
+        let widest = (0..=end)
+            .max_by_key(|&i| (by_stride[i].0, i))
+            .unwrap_or(end);
+        let leaf = by_stride.remove(widest);
+        by_stride.insert(end, leaf);
+    }
     let mut rest_span = vec![0i128; n + 1];
     let mut rest_gcd = vec![0u64; n + 1];
     for i in (0..n).rev() {

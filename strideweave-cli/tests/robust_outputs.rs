@@ -397,4 +397,12 @@ fn a_sparse_input_much_larger_than_needed_is_mapped_not_read() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(fs::read(&out).unwrap(), vec![0u8; 4 * 8]);
+    // pack reads the same 64 GiB file the same way: only the bytes its spec needs
+    let o = bin()
+        .args(["pack", "--from", "f32[4,1024]", "--to", "bf16[4,1024]"])
+        .args([p(&input), p(&out)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(fs::read(&out).unwrap(), vec![0u8; 4 * 1024 * 2]);
 }

@@ -33,9 +33,6 @@ fn printing_commands() -> Vec<Vec<&'static str>> {
 #[test]
 fn a_full_standard_output_is_one_error_line_and_status_1() {
     for args in printing_commands() {
-        if args == ["--help"] {
-            continue; // clap prints help itself; it does not panic either (below)
-        }
         let full = fs::OpenOptions::new()
             .write(true)
             .open("/dev/full")
@@ -62,10 +59,6 @@ fn a_closed_pipe_ends_silently_with_status_141() {
             .stderr(Stdio::piped())
             .output()
             .unwrap();
-        assert_ne!(o.status.code(), Some(101), "{args:?} panicked");
-        if args == ["--help"] {
-            continue;
-        }
         assert_eq!(o.status.code(), Some(141), "{args:?}: {}", text(&o.stderr));
         assert_eq!(text(&o.stderr), "", "{args:?}");
     }

@@ -5,6 +5,8 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod eval_cmd;
+mod files;
+mod output;
 mod render_cmd;
 mod repl;
 mod show_cmd;
@@ -34,9 +36,15 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
+            let printed = e.print();
+            if e.use_stderr() {
+                return ExitCode::from(2); // a usage error; nowhere left to report a failure
+            }
+            // --help or --version on standard output
+            return match printed.and_then(|()| std::io::Write::flush(&mut std::io::stdout())) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(io) => output::stdout_failure(&io),
+            };
         }
     };
     match cli.command {

@@ -1,8 +1,9 @@
 //! `strideweave render`: a picture of a layout or of a tensor placement, as SVG or TikZ.
 
+use crate::files::write_atomically;
+use crate::output;
 use crate::show_cmd::{fail, ColorByArg};
 use clap::{Args, ValueEnum};
-use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use strideweave::tensor::{TensorError, TensorSpec};
@@ -100,10 +101,9 @@ pub fn run(args: RenderArgs) -> ExitCode {
 
 /// The picture of the placement `spec`, or the exit status of its one-line error.
 fn placement(spec: &str, row_axes: Option<usize>) -> Result<Picture, ExitCode> {
-    let spec: TensorSpec = spec.parse().map_err(|e: TensorError| {
-        eprintln!("error: {e} (in --placement `{spec}`)");
-        ExitCode::from(1)
-    })?;
+    let spec: TensorSpec = spec
+        .parse()
+        .map_err(|e: TensorError| output::fail(&format!("{e} (in --placement `{spec}`)")))?;
     let opts = PlacementOptions {
         row_axes,
         max_cells: RENDER_MAX_CELLS,
@@ -111,25 +111,14 @@ fn placement(spec: &str, row_axes: Option<usize>) -> Result<Picture, ExitCode> {
     placement_picture(&spec, &opts).map_err(|e| fail(&e))
 }
 
-/// Writes `text` to the file, or to standard output when there is none.
+/// Writes `text` to the file (all or nothing: a temporary file renamed over it), or to
+/// standard output when there is none.
 pub fn write_output(path: Option<&PathBuf>, text: &str) -> ExitCode {
-    let result = match path {
-        Some(p) => {
-            std::fs::write(p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
-        }
-        None => {
-            let mut out = io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e.to_string()),
-                _ => Ok(()),
-            }
-        }
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: io: {e}");
-            ExitCode::from(1)
-        }
+    match path {
+        Some(p) => match write_atomically(p, text.as_bytes()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => output::fail(&e),
+        },
+        None => output::print(text),
     }
 }

@@ -102,7 +102,7 @@ pub fn run() -> ExitCode {
     let mut rl = match DefaultEditor::new() {
         Ok(rl) => rl,
         Err(e) => {
-            eprintln!("strideweave eval: cannot start line editing: {e}");
+            crate::output::report_error(&format!("cannot start line editing: {e}"));
             return ExitCode::from(2);
         }
     };
@@ -111,7 +111,11 @@ pub fn run() -> ExitCode {
         let _ = rl.load_history(p); // a missing history file is the normal first run
     }
     let colour = colour_wanted() && std::io::stdout().is_terminal();
-    println!("strideweave eval: one expression per line, :help for help, Ctrl-D to quit");
+    let say = |text: &str| crate::output::write_stdout(&format!("{text}\n"));
+    if let Err(e) = say("strideweave eval: one expression per line, :help for help, Ctrl-D to quit")
+    {
+        return crate::output::stdout_failure(&e);
+    }
     loop {
         match rl.readline(PROMPT) {
             Ok(line) => {
@@ -120,14 +124,18 @@ pub fn run() -> ExitCode {
                 }
                 match respond(&line, colour) {
                     Some(text) if text.is_empty() => {}
-                    Some(text) => println!("{text}"),
+                    Some(text) => {
+                        if let Err(e) = say(&text) {
+                            return crate::output::stdout_failure(&e);
+                        }
+                    }
                     None => break,
                 }
             }
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break,
             Err(e) => {
-                eprintln!("strideweave eval: {e}");
+                crate::output::report_error(&format!("io: terminal: {e}"));
                 return ExitCode::from(2);
             }
         }

@@ -1,7 +1,7 @@
 //! `strideweave show`: a layout's properties and its table of indices.
 
 use clap::{Args, ValueEnum};
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 use strideweave::view::{eval_drawable, ColorBy, ShowOptions, SHOW_MAX_CELLS};
 use strideweave::LayoutError;
@@ -65,8 +65,7 @@ pub struct ShowArgs {
 
 /// Prints one `error: KIND: MESSAGE` line and returns exit status 1.
 pub fn fail(e: &LayoutError) -> ExitCode {
-    eprintln!("error: {e}");
-    ExitCode::from(1)
+    crate::output::fail(&e.to_string())
 }
 
 /// Runs `show`.
@@ -89,13 +88,5 @@ pub fn run(args: ShowArgs) -> ExitCode {
         ansi,
         max_cells: SHOW_MAX_CELLS,
     };
-    let text = drawable.show(&opts);
-    let mut out = stdout.lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            eprintln!("error: io: {e}");
-            ExitCode::from(1)
-        }
-        _ => ExitCode::SUCCESS,
-    }
+    crate::output::print(&drawable.show(&opts))
 }

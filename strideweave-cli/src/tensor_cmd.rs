@@ -3,13 +3,13 @@
 //! Every error is one line on stderr naming the rule broken, exit status 1, and OUT is
 //! neither created nor modified.
 
-use std::fs;
-use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::files::{Input, Output};
+use crate::output;
 use clap::{Args, Subcommand};
-use strideweave::tensor::{prepare, AlignedBytes, DType, Op, Plan, TensorError, TensorSpec};
+use strideweave::tensor::{prepare, DType, Op, Plan, TensorError, TensorSpec};
 
 /// The tensor subcommands, flattened into the top-level command list.
 #[derive(Subcommand)]
@@ -72,17 +72,13 @@ pub struct ArgmaxArgs {
 pub fn run(cmd: TensorCommand) -> ExitCode {
     let result = match cmd {
         TensorCommand::Plan(a) => plan_cmd(&a),
-        TensorCommand::Pack(a) => convert_cmd(&a, false),
-        TensorCommand::Unpack(a) => convert_cmd(&a, true),
-        TensorCommand::Argmax(a) => argmax_cmd(&a),
+        TensorCommand::Pack(a) => convert_cmd(&a, false).map(|()| ExitCode::SUCCESS),
+        TensorCommand::Unpack(a) => convert_cmd(&a, true).map(|()| ExitCode::SUCCESS),
+        TensorCommand::Argmax(a) => argmax_cmd(&a).map(|()| ExitCode::SUCCESS),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
-            // One line, whatever the message held.
-            eprintln!("error: {}", msg.replace(['\n', '\r'], " "));
-            ExitCode::from(1)
-        }
+        Ok(code) => code,
+        Err(msg) => output::fail(&msg),
     }
 }
 
@@ -101,7 +97,7 @@ fn conversion_plan(from: &str, to: &str) -> Result<Plan, String> {
     prepare(Op::conversion(&from, &to), &[from], &[to]).map_err(terr)
 }
 
-fn plan_cmd(a: &PlanArgs) -> Result<(), String> {
+fn plan_cmd(a: &PlanArgs) -> Result<ExitCode, String> {
     let plan = conversion_plan(&a.from, &a.to)?;
     let mut out = format!("op: {}\n", plan.op().name());
     for (name, ports) in [("input", plan.inputs()), ("output", plan.outputs())] {
@@ -112,63 +108,18 @@ fn plan_cmd(a: &PlanArgs) -> Result<(), String> {
             );
         }
     }
-    print!("{out}");
-    Ok(())
-}
-
-fn read_input(path: &Path, required: u64) -> Result<AlignedBytes, String> {
-    let mut f =
-        fs::File::open(path).map_err(|e| format!("io: cannot open {}: {e}", path.display()))?;
-    let len = f
-        .metadata()
-        .map_err(|e| format!("io: {}: {e}", path.display()))?
-        .len();
-    if len < required {
-        return Err(format!(
-            "input-too-short: {} holds {len} bytes, the input needs {required}",
-            path.display()
-        ));
-    }
-    let n = usize::try_from(required)
-        .map_err(|_| format!("overflow: required bytes {required} exceed the address space"))?;
-    let mut buf = AlignedBytes::zeroed(n);
-    f.read_exact(buf.as_mut_slice())
-        .map_err(|e| format!("io: reading {}: {e}", path.display()))?;
-    Ok(buf)
+    Ok(output::print(&out))
 }
 
 /// Runs `plan` on IN and writes OUT per the spec: in place when OUT already holds at least
-/// the required bytes, else a new zero-filled file of exactly the required size.
+/// the required bytes, else a new zero-filled file of exactly the required size. Both files
+/// are memory-mapped, and OUT is replaced all or nothing (see [`crate::files`]).
 fn run_to_file(plan: &Plan, input: &Path, output: &Path) -> Result<(), String> {
-    let src = read_input(input, plan.inputs()[0].bytes)?;
-    let need = plan.outputs()[0].bytes;
-    let n = usize::try_from(need)
-        .map_err(|_| format!("overflow: required bytes {need} exceed the address space"))?;
-    let existing = fs::metadata(output)
-        .ok()
-        .filter(|m| m.is_file() && m.len() >= need);
-    let mut dst = AlignedBytes::zeroed(n);
-    if existing.is_some() {
-        let mut f = fs::File::open(output)
-            .map_err(|e| format!("io: cannot open {}: {e}", output.display()))?;
-        f.read_exact(dst.as_mut_slice())
-            .map_err(|e| format!("io: reading {}: {e}", output.display()))?;
-    }
-    plan.run(&[src.as_slice()], &mut [dst.as_mut_slice()])
+    let src = Input::open(input, plan.inputs()[0].bytes)?;
+    let mut dst = Output::create(output, plan.outputs()[0].bytes, true)?;
+    plan.run(&[src.bytes()], &mut [dst.bytes_mut()])
         .map_err(terr)?;
-    if existing.is_some() {
-        let mut f = fs::OpenOptions::new()
-            .write(true)
-            .open(output)
-            .map_err(|e| format!("io: cannot open {}: {e}", output.display()))?;
-        f.seek(SeekFrom::Start(0))
-            .and_then(|_| f.write_all(dst.as_slice()))
-            .map_err(|e| format!("io: writing {}: {e}", output.display()))?;
-    } else {
-        fs::write(output, dst.as_slice())
-            .map_err(|e| format!("io: writing {}: {e}", output.display()))?;
-    }
-    Ok(())
+    dst.commit()
 }
 
 fn convert_cmd(a: &ConvertArgs, unpack: bool) -> Result<(), String> {

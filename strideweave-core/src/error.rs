@@ -71,6 +71,10 @@ pub enum CoreError {
     ProductOverlap { copies: u64, room: u64 },
     /// Complement of a layout with colliding indices.
     NotInjective,
+    /// The injectivity search gave up at its limit of `steps` steps (per call, or per
+    /// `eval` expression) without deciding: a layout of three or more interleaved leaves
+    /// with large, unrelated strides.
+    InjectivityUndecided { steps: u64 },
     /// An injective layout whose sorted modes do not chain: a stride inside, or (for
     /// `left_inverse`) not a multiple of, the span of the smaller-stride modes.
     Unchainable { stride: u64, span: u64 },
@@ -206,12 +210,43 @@ impl LayoutError {
 }
 
 impl fmt::Display for LayoutError {
+    /// `KIND: MESSAGE`, with control characters from the input escaped (see
+    /// [`escape_controls`]), so that printing an error cannot drive a terminal.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.kind, self.message)
+        write!(f, "{}: {}", self.kind, escape_controls(&self.message))
     }
 }
 
 impl std::error::Error for LayoutError {}
+
+/// `text` with every control character (C0, DEL, C1) and every bidirectional-override
+/// character written as a Rust escape (`\u{1b}`, `\n`), other text unchanged: messages
+/// echo user input, and an ESC or a right-to-left override in it must not reach a
+/// terminal raw. Escaping twice changes nothing more.
+///
+/// ```
+/// use strideweave::escape_controls;
+/// assert_eq!(escape_controls("a\u{1b}[31mb\0"), "a\\u{1b}[31mb\\u{0}");
+/// assert_eq!(escape_controls("(2,3):(1,2) → ok"), "(2,3):(1,2) → ok");
+/// ```
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
 
 /// `?` for `const fn`: returns the error of a `Result`, or yields its value.
 macro_rules! tri {

@@ -112,12 +112,41 @@ impl fmt::Display for Value {
     }
 }
 
+/// Longest expression [`eval`] accepts, in bytes (64 KiB, forty times the longest
+/// 32-leaf layout with 20-digit values): longer text is rejected before it is parsed, so
+/// one line never costs more than a few MB.
+pub const MAX_EXPR_BYTES: usize = 64 * 1024;
+
+/// Most arguments a call may have: `permute` of a layout with the most modes,
+/// [`MAX_LEAVES`](crate::MAX_LEAVES), takes one more. A longer list is rejected as it is
+/// read, before it is built.
+pub const MAX_ARGS: usize = crate::MAX_LEAVES + 1;
+
+/// Most layouts a tiler `[L, ...]` may hold: one per mode of the largest layout.
+pub const MAX_TILES: usize = crate::MAX_LEAVES;
+
 /// Evaluates one expression to a value.
+///
+/// ```
+/// use strideweave::eval::{eval, MAX_EXPR_BYTES};
+/// assert!(eval(&"(".repeat(MAX_EXPR_BYTES + 1)).unwrap_err().to_string().contains("longer than"));
+/// let permute = format!("permute(4:1{})", ",0".repeat(40));
+/// assert!(eval(&permute).unwrap_err().to_string().contains("at most 33 arguments"));
+/// ```
 pub fn eval(text: &str) -> Result<Value, LayoutError> {
-    let mut p = Parser::new(text);
-    let v = expr(&mut p)?;
-    p.finish()?;
-    Ok(v)
+    if text.len() > MAX_EXPR_BYTES {
+        return Err(LayoutError::syntax(format!(
+            "expression is {} bytes long, longer than the limit of {MAX_EXPR_BYTES}",
+            text.len()
+        )));
+    }
+    // one injectivity-search budget for the whole expression, however many checks it nests
+    crate::injective::sharing_search_steps(|| {
+        let mut p = Parser::new(text);
+        let v = expr(&mut p)?;
+        p.finish()?;
+        Ok(v)
+    })
 }
 
 /// Evaluates one expression to its output line: the value, or `error: KIND: MESSAGE`.
@@ -145,6 +174,11 @@ fn expr_inner(p: &mut Parser) -> Result<Value, LayoutError> {
             if !p.eat(']') {
                 loop {
                     let start = p.pos();
+                    if tiles.len() == MAX_TILES {
+                        return Err(p.error(format!(
+                            "a tiler holds at most {MAX_TILES} layouts (one per mode)"
+                        )));
+                    }
                     match expr(p)? {
                         Value::Layout(l) => tiles.push(Some(l)),
                         Value::Tuple(t) if t.is_scalar() => tiles.push(Some(
@@ -220,6 +254,9 @@ fn expr_inner(p: &mut Parser) -> Result<Value, LayoutError> {
             let mut args = Vec::new();
             if !p.eat(')') {
                 loop {
+                    if args.len() == MAX_ARGS {
+                        return Err(p.error(format!("{name} takes at most {MAX_ARGS} arguments")));
+                    }
                     args.push(expr(p)?);
                     if p.eat(')') {
                         break;
@@ -559,7 +596,7 @@ pub(crate) fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
             }
         }
         "cosize" => int(layout1(name)?.cosize()),
-        "is_injective" => Value::Bool(layout1(name)?.is_injective()),
+        "is_injective" => Value::Bool(layout1(name)?.try_is_injective()?),
         "index" => {
             // the spec makes a non-Layout first argument a value error
             arity(name, a, 2, 2)?;

@@ -39,7 +39,8 @@ pub mod tree;
 
 pub use composed::ComposedLayout;
 pub use coord_layout::{Basis, CoordLayout};
-pub use error::{CoreError, ErrorKind, LayoutError};
+pub use error::{escape_controls, CoreError, ErrorKind, LayoutError};
+pub use injective::INJECTIVITY_SEARCH_STEPS;
 pub use int_tuple::{Coord, IntTuple, IntoIntTuple, Node, Shape, Stride, MAX_LEAVES, MAX_NODES};
 pub use layout::Layout;
 pub use ops::ComposeWith;

@@ -281,6 +281,10 @@ impl<const N: usize> ConstMessage<N> {
                 .u64(to)
                 .str(" (only extent 1 widens)"),
             CoreError::ProfileMismatch => self.str("shape profiles differ"),
+            CoreError::InjectivityUndecided { steps } => self
+                .str("injectivity not decided: the collision search stopped at its limit of ")
+                .u64(steps)
+                .str(" steps"),
         }
     }
 }

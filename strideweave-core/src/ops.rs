@@ -126,7 +126,9 @@ impl Layout {
     pub fn complement(&self, cotarget: u64) -> Result<Layout, LayoutError> {
         algebra::complement(self, cotarget).map_err(|e| {
             let e = match e {
-                CoreError::Unchainable { .. } if !self.is_injective() => CoreError::NotInjective,
+                CoreError::Unchainable { .. } if self.provably_not_injective() => {
+                    CoreError::NotInjective
+                }
                 e => e,
             };
             err2("complement", self, cotarget, e)
@@ -206,7 +208,9 @@ impl Layout {
     pub fn left_inverse(&self) -> Result<Layout, LayoutError> {
         algebra::left_inverse(self).map_err(|e| {
             let e = match e {
-                CoreError::Unchainable { .. } if !self.is_injective() => CoreError::NotInjective,
+                CoreError::Unchainable { .. } if self.provably_not_injective() => {
+                    CoreError::NotInjective
+                }
                 e => e,
             };
             LayoutError::from_core(format!("left_inverse({self})"), e)
@@ -235,12 +239,18 @@ impl Layout {
     /// B, `(filter(self), copies)` must be injective. Decided exactly, and only in the one
     /// case where it can fail. Broadcast modes of `self` are its own and are allowed.
     fn check_product(&self, b: &Layout, p: Layout) -> Result<Layout, CoreError> {
+        let undecided = |_| CoreError::InjectivityUndecided {
+            steps: crate::INJECTIVITY_SEARCH_STEPS,
+        };
+        let steps = crate::INJECTIVITY_SEARCH_STEPS;
         let kept = self.filter();
-        if algebra::product_may_overlap(&kept, b) && b.is_injective() {
+        if algebra::product_may_overlap(&kept, b)
+            && b.bounded_injective(steps).map_err(undecided)?
+        {
             let copies = algebra::logical_product(self, b)?.mode(1)?;
             let mut q = kept;
             q.push_mode(&copies)?;
-            if !q.is_injective() {
+            if !q.bounded_injective(steps).map_err(undecided)? {
                 let room = algebra::complement(&kept, self.size().saturating_mul(b.cosize()))
                     .map(|c| c.size())
                     .unwrap_or(0);
@@ -414,7 +424,7 @@ impl Layout {
 
     fn refine(&self, b: &Layout, e: CoreError) -> CoreError {
         match e {
-            CoreError::Unchainable { .. } if !b.is_injective() => CoreError::NotInjective,
+            CoreError::Unchainable { .. } if b.provably_not_injective() => CoreError::NotInjective,
             e => e,
         }
     }

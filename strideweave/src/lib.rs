@@ -25,9 +25,9 @@ pub mod view;
 
 pub use static_layout::{IntTree, Static, StaticLayout, StaticTiler, C};
 pub use strideweave_core::{
-    Basis, ComposeWith, ComposedLayout, Coord, CoordLayout, CoreError, ErrorKind, IntTuple,
-    IntoIntTuple, IntoTreeItem, Layout, LayoutError, Node, Shape, SliceCoord, Stride, Swizzle,
-    Tree, TreeItem, MAX_LEAVES, MAX_NODES,
+    escape_controls, Basis, ComposeWith, ComposedLayout, Coord, CoordLayout, CoreError, ErrorKind,
+    IntTuple, IntoIntTuple, IntoTreeItem, Layout, LayoutError, Node, Shape, SliceCoord, Stride,
+    Swizzle, Tree, TreeItem, INJECTIVITY_SEARCH_STEPS, MAX_LEAVES, MAX_NODES,
 };
 pub use strideweave_macros::{coord, layout, layout_type, shape, stride};
 

@@ -155,6 +155,7 @@ const fn fix(e: &CoreError) -> &'static str {
         CoreError::NotEvenlyDivided { .. } => "choose a block whose extents divide the target's",
         CoreError::RecastDivisibility { .. } => "each stride and the recast factor must divide one another",
         CoreError::NoUnitStride => "downcast needs a stride-1 mode (adjacent elements) to split",
+        CoreError::InjectivityUndecided { .. } => "use a layout whose strides chain, so injectivity is decided structurally",
     }
 }
 

@@ -155,7 +155,13 @@ impl TensorError {
 
 impl fmt::Display for TensorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.rule.name(), self.detail)
+        // the detail often quotes the user's spec text: escape its control characters
+        write!(
+            f,
+            "{}: {}",
+            self.rule.name(),
+            crate::escape_controls(&self.detail)
+        )
     }
 }
 

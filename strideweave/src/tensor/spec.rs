@@ -160,6 +160,10 @@ struct Cursor<'a> {
     pos: usize,
 }
 
+/// Most entries a bracketed list of a spec may have before parsing stops (ranks are at
+/// most six; the bound only keeps a hostile spec from growing a list without end).
+const MAX_LIST_ITEMS: usize = 64;
+
 fn syntax(msg: impl Into<String>) -> TensorError {
     TensorError::new(Rule::Syntax, msg)
 }
@@ -200,21 +204,22 @@ impl<'a> Cursor<'a> {
         self.pos += n;
         &r[..n]
     }
+    /// A plain decimal integer, `-` allowed before a non-zero value (negative extents and
+    /// strides are the admission rules' to reject); `+2`, `-0` and `0x10` are syntax errors.
     fn int(&mut self) -> Result<i128, TensorError> {
         self.ws();
         let r = self.rest();
-        let mut n = 0;
         let b = r.as_bytes();
-        if n < b.len() && (b[n] == b'-' || b[n] == b'+') {
-            n += 1;
-        }
-        let digits_start = n;
+        let negative = b.first() == Some(&b'-');
+        let digits_start = usize::from(negative);
+        let mut n = digits_start;
         while n < b.len() && b[n].is_ascii_digit() {
             n += 1;
         }
-        if n == digits_start {
+        let digits = &r[digits_start..n];
+        if digits.is_empty() || (negative && digits.bytes().all(|d| d == b'0')) {
             return Err(syntax(format!(
-                "expected an integer at byte {} of `{}`",
+                "expected a plain decimal integer at byte {} of `{}`",
                 self.pos, self.s
             )));
         }
@@ -266,6 +271,13 @@ impl<'a> Cursor<'a> {
             return Ok(v);
         }
         loop {
+            // far beyond any valid rank or tile: stop before a hostile list grows
+            if v.len() == MAX_LIST_ITEMS {
+                return Err(syntax(format!(
+                    "more than {MAX_LIST_ITEMS} entries in a list at byte {} of `{}`",
+                    self.pos, self.s
+                )));
+            }
             v.push(item(self)?);
             if self.eat(close) {
                 return Ok(v);

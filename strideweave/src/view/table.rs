@@ -48,7 +48,14 @@ pub fn properties(layout: &Layout) -> Vec<(&'static str, String)> {
         ("profile", Value::Profile(layout.profile()).to_string()),
         (
             "injective",
-            if layout.is_injective() { "yes" } else { "no" }.to_string(),
+            match layout.try_is_injective() {
+                Ok(true) => "yes".to_string(),
+                Ok(false) => "no".to_string(),
+                Err(_) => format!(
+                    "not decided (search stopped at {} steps)",
+                    crate::INJECTIVITY_SEARCH_STEPS
+                ),
+            },
         ),
     ]
 }

@@ -29,6 +29,7 @@ pub use error::{CoreError, ErrorKind, LayoutError};
 pub use int_tuple::{Coord, IntTuple, IntoIntTuple, Node, Shape, Stride, MAX_LEAVES, MAX_NODES};
 pub use layout::Layout;
 pub use ops::ComposeWith;
+pub use static_layout::structure::StaticStructure;
 pub use static_layout::{IntTree, Static, StaticLayout, StaticTiler, C};
 pub use strideweave_macros::{coord, layout, layout_type, shape, stride};
 pub use tree::{Tree, TreeItem};

@@ -11,6 +11,7 @@ mod compose;
 mod divide;
 mod inverse;
 mod product;
+mod structure;
 mod tiler;
 
 pub use coalesce::{coalesce, filter};
@@ -21,6 +22,7 @@ pub use divide::{divide, divide_shape, divide_tiler, tiled_divide, zipped_divide
 pub use inverse::{left_inverse, right_inverse};
 pub(crate) use product::product_may_overlap;
 pub use product::{blocked_product, logical_product, logical_product_tiler, raked_product};
+pub use structure::{flatten, group, max_common_layout, max_common_vector};
 
 use crate::error::{tri, CoreError};
 use crate::layout::mul;

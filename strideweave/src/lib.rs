@@ -32,6 +32,7 @@ pub use ops::ComposeWith;
 pub use static_layout::structure::StaticStructure;
 pub use static_layout::{IntTree, Static, StaticLayout, StaticTiler, C};
 pub use strideweave_macros::{coord, layout, layout_type, shape, stride};
+pub use tensor::Tensor;
 pub use tree::{Tree, TreeItem};
 
 /// The README's examples, compiled and run as doctests.

@@ -1,0 +1,462 @@
+//! `copy`, `copy_if`, `fill` and `transform`: element-wise algorithms that ask the two
+//! layouts for their longest common contiguous run (CuTe's `max_common_vector`) and move
+//! whole runs at once, falling back to element loops.
+//!
+//! The plan (run length and where each run starts) is computed by the compiler when
+//! both layouts are static, and once per call (or once per [`CopyPlan`]) otherwise.
+
+use super::addressing::TensorLayout;
+use super::base::Tensor;
+use super::engine::{Engine, EngineMut};
+use crate::error::LayoutError;
+use crate::{algebra, Layout, MAX_LEAVES};
+
+/// A layout's leaves, coalesced: walks the same offsets in the same key order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Leaves {
+    n: usize,
+    ext: [u64; MAX_LEAVES],
+    str: [u64; MAX_LEAVES],
+}
+
+impl Leaves {
+    const fn of(l: &Layout) -> Leaves {
+        let c = algebra::coalesce(l);
+        let mut r = Leaves {
+            n: c.leaf_count(),
+            ext: [1; MAX_LEAVES],
+            str: [0; MAX_LEAVES],
+        };
+        let mut i = 0;
+        while i < c.leaf_count() {
+            r.ext[i] = c.leaf_extent(i);
+            r.str[i] = c.leaf_stride(i);
+            i += 1;
+        }
+        r
+    }
+
+    /// Offset of key `k` (below the product of the extents).
+    #[inline(always)]
+    fn offset(&self, k: u64) -> usize {
+        let mut rest = k;
+        let mut off = 0;
+        let mut i = 0;
+        while i < self.n {
+            off += (rest % self.ext[i]) * self.str[i];
+            rest /= self.ext[i];
+            i += 1;
+        }
+        off as usize
+    }
+}
+
+/// Offsets of consecutive keys of a [`Leaves`], one add per step (an odometer).
+struct Walk<'a> {
+    leaves: &'a Leaves,
+    count: [u64; MAX_LEAVES],
+    offset: u64,
+}
+
+impl<'a> Walk<'a> {
+    fn new(leaves: &'a Leaves) -> Self {
+        Walk {
+            leaves,
+            count: [0; MAX_LEAVES],
+            offset: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn advance(&mut self) {
+        let l = self.leaves;
+        let mut i = 0;
+        while i < l.n {
+            self.count[i] += 1;
+            self.offset += l.str[i];
+            if self.count[i] < l.ext[i] {
+                return;
+            }
+            self.offset -= l.ext[i] * l.str[i];
+            self.count[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+/// How to move the elements of one layout into another of the same size: `runs` runs of
+/// `vector` contiguous elements on both sides, run `r` starting at `src(r)` and `dst(r)`.
+///
+/// ```
+/// use strideweave::Layout;
+/// use strideweave::tensor::CopyPlan;
+/// let rows: Layout = "(4,8):(8,1)".parse().unwrap();
+/// let tile: Layout = "(4,8):(16,1)".parse().unwrap();
+/// let plan = CopyPlan::new(&rows, &tile).unwrap();
+/// assert_eq!((plan.vector(), plan.runs()), (8, 4));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CopyPlan {
+    src_layout: Layout,
+    dst_layout: Layout,
+    vector: u64,
+    runs: u64,
+    src: Leaves,
+    dst: Leaves,
+}
+
+/// The plan, or `None` when the sizes differ.
+const fn make_plan(src: &Layout, dst: &Layout) -> Option<CopyPlan> {
+    if src.size() != dst.size() {
+        return None;
+    }
+    let v = algebra::max_common_vector(src, dst);
+    if v > 1 {
+        let keys = algebra::max_common_layout(src, dst);
+        if let (Ok(ds), Ok(dd)) = (algebra::divide(src, &keys), algebra::divide(dst, &keys)) {
+            if let (Ok(s0), Ok(s1), Ok(d0), Ok(d1)) =
+                (ds.mode(0), ds.mode(1), dd.mode(0), dd.mode(1))
+            {
+                let (cs, cd) = (algebra::coalesce(&s0), algebra::coalesce(&d0));
+                // the runs must be exactly v contiguous elements on both sides, and the
+                // runs must cover the keys once (no padding)
+                if cs.leaf_count() == 1
+                    && cs.leaf_extent(0) == v
+                    && cs.leaf_stride(0) == 1
+                    && cd.leaf_count() == 1
+                    && cd.leaf_extent(0) == v
+                    && cd.leaf_stride(0) == 1
+                    && ds.size() == src.size()
+                    && dd.size() == dst.size()
+                {
+                    return Some(CopyPlan {
+                        src_layout: *src,
+                        dst_layout: *dst,
+                        vector: v,
+                        runs: s1.size(),
+                        src: Leaves::of(&s1),
+                        dst: Leaves::of(&d1),
+                    });
+                }
+            }
+        }
+    }
+    Some(CopyPlan {
+        src_layout: *src,
+        dst_layout: *dst,
+        vector: 1,
+        runs: src.size(),
+        src: Leaves::of(src),
+        dst: Leaves::of(dst),
+    })
+}
+
+fn size_mismatch(op: &str, src: &Layout, dst: &Layout) -> LayoutError {
+    LayoutError::value(format!(
+        "{op}: source {src} has {} elements but destination {dst} has {}",
+        src.size(),
+        dst.size()
+    ))
+}
+
+impl CopyPlan {
+    /// The plan for moving `src`'s elements (key order) into `dst`'s; the sizes must match.
+    pub fn new(src: &Layout, dst: &Layout) -> Result<CopyPlan, LayoutError> {
+        make_plan(src, dst).ok_or_else(|| size_mismatch("copy", src, dst))
+    }
+
+    /// Elements moved at once (CuTe's `max_common_vector`, after checking the runs).
+    pub fn vector(&self) -> u64 {
+        self.vector
+    }
+
+    /// Number of runs.
+    pub fn runs(&self) -> u64 {
+        self.runs
+    }
+
+    fn check(&self, src: &Layout, dst: &Layout) -> Result<(), LayoutError> {
+        if *src != self.src_layout || *dst != self.dst_layout {
+            return Err(LayoutError::value(format!(
+                "copy plan for {} -> {} used with {src} -> {dst}",
+                self.src_layout, self.dst_layout
+            )));
+        }
+        Ok(())
+    }
+
+    /// Runs `f` on each pair of runs, walking run starts with odometers.
+    #[inline(always)]
+    fn for_each_run<S, D>(&self, src: &[S], dst: &mut [D], mut f: impl FnMut(&[S], &mut [D])) {
+        let v = self.vector as usize;
+        let (mut ws, mut wd) = (Walk::new(&self.src), Walk::new(&self.dst));
+        for _ in 0..self.runs {
+            let (so, d_o) = (ws.offset as usize, wd.offset as usize);
+            // SAFETY: run r covers offsets src(r)..src(r)+v, all images of in-domain keys,
+            // so below cosize <= len (checked when the tensors were made); same for dst
+            let (s, d) = unsafe {
+                (
+                    src.get_unchecked(so..so + v),
+                    dst.get_unchecked_mut(d_o..d_o + v),
+                )
+            };
+            f(s, d);
+            ws.advance();
+            wd.advance();
+        }
+    }
+
+    /// `dst = src` element-wise by key, with this plan (the tensors' layouts must be the
+    /// planned ones).
+    pub fn copy<
+        T: Copy,
+        ES: Engine<Elem = T>,
+        LS: TensorLayout,
+        ED: EngineMut<Elem = T>,
+        LD: TensorLayout,
+    >(
+        &self,
+        src: &Tensor<ES, LS>,
+        dst: &mut Tensor<ED, LD>,
+    ) -> Result<(), LayoutError> {
+        self.check(&src.layout().runtime(), &dst.layout().runtime())?;
+        self.for_each_run(src.data(), dst.data_mut(), |s, d| d.copy_from_slice(s));
+        Ok(())
+    }
+
+    /// `dst = f(src)` element-wise by key, with this plan.
+    pub fn transform<
+        S: Copy,
+        D,
+        ES: Engine<Elem = S>,
+        LS: TensorLayout,
+        ED: EngineMut<Elem = D>,
+        LD: TensorLayout,
+    >(
+        &self,
+        src: &Tensor<ES, LS>,
+        dst: &mut Tensor<ED, LD>,
+        mut f: impl FnMut(S) -> D,
+    ) -> Result<(), LayoutError> {
+        self.check(&src.layout().runtime(), &dst.layout().runtime())?;
+        self.for_each_run(src.data(), dst.data_mut(), |s, d| {
+            for (x, y) in s.iter().zip(d.iter_mut()) {
+                *y = f(*x);
+            }
+        });
+        Ok(())
+    }
+}
+
+/// The plan of two layout types, computed by the compiler when both are static.
+struct StaticPlan<LS, LD>(std::marker::PhantomData<(LS, LD)>);
+
+impl<LS: TensorLayout, LD: TensorLayout> StaticPlan<LS, LD> {
+    const PLAN: Option<CopyPlan> = match (LS::STATIC, LD::STATIC) {
+        (Some(s), Some(d)) => make_plan(&s, &d),
+        _ => None,
+    };
+}
+
+/// Runs `f` on matching runs of `src` and `dst`: with the compiler's plan when both
+/// layouts are static (run starts computed from constants, so loops unroll and fold),
+/// otherwise with a plan made now.
+#[inline(always)]
+fn with_runs<S, D, LS: TensorLayout, LD: TensorLayout>(
+    op: &str,
+    src_layout: &LS,
+    dst_layout: &LD,
+    src: &[S],
+    dst: &mut [D],
+    mut f: impl FnMut(&[S], &mut [D]),
+) -> Result<(), LayoutError> {
+    if let Some(p) = StaticPlan::<LS, LD>::PLAN {
+        let v = p.vector as usize;
+        let mut r = 0;
+        while r < p.runs {
+            let (so, d_o) = (p.src.offset(r), p.dst.offset(r));
+            // SAFETY: as in `for_each_run`: run starts plus v stay below the cosizes
+            let (s, d) = unsafe {
+                (
+                    src.get_unchecked(so..so + v),
+                    dst.get_unchecked_mut(d_o..d_o + v),
+                )
+            };
+            f(s, d);
+            r += 1;
+        }
+        return Ok(());
+    }
+    let (ls, ld) = (src_layout.runtime(), dst_layout.runtime());
+    match make_plan(&ls, &ld) {
+        Some(p) => {
+            p.for_each_run(src, dst, f);
+            Ok(())
+        }
+        None => Err(size_mismatch(op, &ls, &ld)),
+    }
+}
+
+/// `dst[k] = src[k]` for every key `k`, whole contiguous runs at a time. The sizes must
+/// match (an error naming both otherwise); the shapes may differ.
+///
+/// ```
+/// use strideweave::{layout, Layout};
+/// use strideweave::tensor::{copy, Tensor};
+/// let src: Vec<f32> = (0..32).map(|x| x as f32).collect();
+/// let a = Tensor::new(&src[..], layout!((4,8):(8,1))).unwrap();         // row-major
+/// let mut out = vec![0.0f32; 32];
+/// let mut b = Tensor::new(&mut out[..], layout!((4,8):(1,4))).unwrap(); // column-major
+/// copy(&a, &mut b).unwrap();
+/// assert_eq!(*b.at((3, 5)), 29.0);
+/// assert_eq!(out[4 * 5 + 3], 29.0);
+/// ```
+#[inline]
+pub fn copy<
+    T: Copy,
+    ES: Engine<Elem = T>,
+    LS: TensorLayout,
+    ED: EngineMut<Elem = T>,
+    LD: TensorLayout,
+>(
+    src: &Tensor<ES, LS>,
+    dst: &mut Tensor<ED, LD>,
+) -> Result<(), LayoutError> {
+    let (ls, ld) = (*src.layout(), *dst.layout());
+    with_runs("copy", &ls, &ld, src.data(), dst.data_mut(), |s, d| {
+        d.copy_from_slice(s)
+    })
+}
+
+/// `dst[k] = f(src[k])` for every key `k`, run by run, so `f` is applied to whole
+/// contiguous slices the compiler can vectorize (e.g. f32 to bf16 through `half`).
+///
+/// ```
+/// use half::bf16;
+/// use strideweave::layout;
+/// use strideweave::tensor::{transform, Tensor};
+/// let src = [1.0f32, 2.5, -3.0, 0.1];
+/// let mut out = [bf16::ZERO; 4];
+/// let a = Tensor::new(&src[..], layout!(4:1)).unwrap();
+/// let mut b = Tensor::new(&mut out[..], layout!(4:1)).unwrap();
+/// transform(&a, &mut b, bf16::from_f32).unwrap();
+/// assert_eq!(out[1], bf16::from_f32(2.5));
+/// ```
+#[inline]
+pub fn transform<
+    S: Copy,
+    D,
+    ES: Engine<Elem = S>,
+    LS: TensorLayout,
+    ED: EngineMut<Elem = D>,
+    LD: TensorLayout,
+>(
+    src: &Tensor<ES, LS>,
+    dst: &mut Tensor<ED, LD>,
+    mut f: impl FnMut(S) -> D,
+) -> Result<(), LayoutError> {
+    let (ls, ld) = (*src.layout(), *dst.layout());
+    with_runs("transform", &ls, &ld, src.data(), dst.data_mut(), |s, d| {
+        for (x, y) in s.iter().zip(d.iter_mut()) {
+            *y = f(*x);
+        }
+    })
+}
+
+/// `dst[k] = value` for every key `k`, whole contiguous runs at a time.
+///
+/// ```
+/// use strideweave::Layout;
+/// use strideweave::tensor::{fill, Tensor};
+/// let mut data = [0u8; 8];
+/// let mut t = Tensor::new(&mut data[..], "(2,2):(1,4)".parse::<Layout>().unwrap()).unwrap();
+/// fill(&mut t, 9);
+/// assert_eq!(data, [9, 9, 0, 0, 9, 9, 0, 0]);
+/// ```
+#[inline]
+pub fn fill<T: Copy, E: EngineMut<Elem = T>, L: TensorLayout>(dst: &mut Tensor<E, L>, value: T) {
+    let l = *dst.layout();
+    let data = dst.data_mut();
+    // a plan of the layout with itself: runs are its contiguous stretches
+    if let Some(p) = StaticPlan::<L, L>::PLAN {
+        let v = p.vector as usize;
+        for r in 0..p.runs {
+            let o = p.dst.offset(r);
+            // SAFETY: run starts plus v stay below the cosize <= len
+            unsafe { data.get_unchecked_mut(o..o + v) }.fill(value);
+        }
+        return;
+    }
+    let rl = l.runtime();
+    if let Some(p) = make_plan(&rl, &rl) {
+        let v = p.vector as usize;
+        let mut w = Walk::new(&p.dst);
+        for _ in 0..p.runs {
+            let o = w.offset as usize;
+            // SAFETY: as above
+            unsafe { data.get_unchecked_mut(o..o + v) }.fill(value);
+            w.advance();
+        }
+    }
+}
+
+/// `dst[k] = src[k]` for every key `k` with `pred(k)`: the masked copy of an edge tile
+/// (pass `|k| coords.in_bounds(k)` with an [`IdentityTensor`](super::IdentityTensor)
+/// tiled like the data). Elements whose predicate is false are not read or written.
+///
+/// ```
+/// use strideweave::Layout;
+/// use strideweave::tensor::{copy_if, Tensor};
+/// let src = [1, 2, 3, 4];
+/// let mut out = [0; 4];
+/// let l: Layout = "4:1".parse().unwrap();
+/// copy_if(|k| k % 2 == 0, &Tensor::new(&src[..], l).unwrap(), &mut Tensor::new(&mut out[..], l).unwrap()).unwrap();
+/// assert_eq!(out, [1, 0, 3, 0]);
+/// ```
+pub fn copy_if<
+    T: Copy,
+    ES: Engine<Elem = T>,
+    LS: TensorLayout,
+    ED: EngineMut<Elem = T>,
+    LD: TensorLayout,
+>(
+    mut pred: impl FnMut(u64) -> bool,
+    src: &Tensor<ES, LS>,
+    dst: &mut Tensor<ED, LD>,
+) -> Result<(), LayoutError> {
+    transform_if(&mut pred, src, dst, |x| x)
+}
+
+/// `dst[k] = f(src[k])` for every key `k` with `pred(k)` (a masked [`transform`]).
+pub fn transform_if<
+    S: Copy,
+    D,
+    ES: Engine<Elem = S>,
+    LS: TensorLayout,
+    ED: EngineMut<Elem = D>,
+    LD: TensorLayout,
+>(
+    mut pred: impl FnMut(u64) -> bool,
+    src: &Tensor<ES, LS>,
+    dst: &mut Tensor<ED, LD>,
+    mut f: impl FnMut(S) -> D,
+) -> Result<(), LayoutError> {
+    let (ls, ld) = (src.layout().runtime(), dst.layout().runtime());
+    if ls.size() != ld.size() {
+        return Err(size_mismatch("copy_if", &ls, &ld));
+    }
+    let (ps, pd) = (Leaves::of(&ls), Leaves::of(&ld));
+    let (mut ws, mut wd) = (Walk::new(&ps), Walk::new(&pd));
+    let (s, d) = (src.data(), dst.data_mut());
+    for k in 0..ls.size() {
+        if pred(k) {
+            // SAFETY: offsets of in-domain keys, below the cosizes <= lengths
+            unsafe {
+                *d.get_unchecked_mut(wd.offset as usize) = f(*s.get_unchecked(ws.offset as usize))
+            };
+        }
+        ws.advance();
+        wd.advance();
+    }
+    Ok(())
+}

@@ -1,0 +1,23 @@
+//! The tensor DSL: a [`Tensor`] is an engine (where the elements live) plus a layout
+//! (how coordinates reach them), as in CuTe. Tensors are sliced, tiled and partitioned
+//! with the layout algebra, and copied with whole contiguous runs where the layouts
+//! allow. See `docs/tensors.md` for a walk from a layout to a tiled kernel.
+
+mod addressing;
+mod base;
+mod copy;
+mod engine;
+mod fragment;
+mod slicing;
+mod tile;
+
+pub use addressing::TensorLayout;
+pub use base::{Tensor, View, ViewMut};
+pub use copy::{copy, copy_if, fill, transform, transform_if, CopyPlan};
+pub use engine::{Engine, EngineMut};
+pub use fragment::Fragment;
+pub use slicing::{All, SliceSpec, Sliced};
+pub use tile::{
+    local_partition, local_partition_mut, local_tile, local_tile_mut, tiled_divide, zipped_divide,
+    IdentityTensor, TileList, Tiler, MAX_TILED_MODES,
+};

@@ -1,0 +1,524 @@
+//! Tiling and partitioning tensors (CuTe's `zipped_divide`, `tiled_divide`,
+//! `local_tile`, `local_partition`), with tiles that may overhang the tensor, and
+//! identity (coordinate) tensors that mask the overhang.
+//!
+//! A tile that does not divide an extent, or is larger than it, gives partial edge tiles:
+//! the tile count is a ceiling and the last tiles reach past the tensor, as in CuTe. Their
+//! elements outside the tensor must not be touched: tile an [`IdentityTensor`] of the
+//! same shape the same way and test [`IdentityTensor::in_bounds`].
+
+use super::addressing::TensorLayout;
+use super::base::Tensor;
+use super::engine::{Engine, EngineMut};
+use crate::error::{tri, CoreError, LayoutError};
+use crate::int_tuple::{IntTuple, IntoIntTuple, Node};
+use crate::ops::tiler_notation;
+use crate::{algebra, Coord, Layout, Shape};
+
+/// Most top-level modes a tiler or an identity tensor has.
+pub const MAX_TILED_MODES: usize = 8;
+
+/// A tiler: one tile layout per leading mode of the tensor. Slices, arrays and `Vec`s of
+/// [`Layout`]s, and arrays of integers (`[4, 16]` is the tiler `[4:1, 16:1]`).
+pub trait Tiler {
+    /// The tile layouts.
+    fn tiles(&self) -> Result<TileList, LayoutError>;
+}
+
+/// The tiles of a [`Tiler`], held inline.
+#[derive(Clone, Copy, Debug)]
+pub struct TileList {
+    tiles: [Layout; MAX_TILED_MODES],
+    n: usize,
+}
+
+impl TileList {
+    /// A list of up to [`MAX_TILED_MODES`] tiles.
+    pub fn new(tiles: &[Layout]) -> Result<TileList, LayoutError> {
+        if tiles.len() > MAX_TILED_MODES {
+            return Err(LayoutError::value(format!(
+                "tiler {} has {} tiles; at most {MAX_TILED_MODES} are supported",
+                tiler_notation(tiles),
+                tiles.len()
+            )));
+        }
+        let mut list = TileList {
+            tiles: [Layout::EMPTY; MAX_TILED_MODES],
+            n: tiles.len(),
+        };
+        list.tiles[..tiles.len()].copy_from_slice(tiles);
+        Ok(list)
+    }
+
+    /// The tiles.
+    pub fn as_slice(&self) -> &[Layout] {
+        &self.tiles[..self.n]
+    }
+}
+
+impl Tiler for [Layout] {
+    fn tiles(&self) -> Result<TileList, LayoutError> {
+        TileList::new(self)
+    }
+}
+impl<const N: usize> Tiler for [Layout; N] {
+    fn tiles(&self) -> Result<TileList, LayoutError> {
+        TileList::new(self)
+    }
+}
+impl Tiler for Vec<Layout> {
+    fn tiles(&self) -> Result<TileList, LayoutError> {
+        TileList::new(self)
+    }
+}
+impl Tiler for TileList {
+    fn tiles(&self) -> Result<TileList, LayoutError> {
+        Ok(*self)
+    }
+}
+impl<const N: usize> Tiler for [u64; N] {
+    fn tiles(&self) -> Result<TileList, LayoutError> {
+        let mut tiles = [Layout::EMPTY; N];
+        for (t, &n) in tiles.iter_mut().zip(self) {
+            *t = Layout::leaf(n, 1)
+                .map_err(|e| LayoutError::from_core(format!("tile extent {n}"), e))?;
+        }
+        TileList::new(&tiles)
+    }
+}
+impl<T: Tiler + ?Sized> Tiler for &T {
+    fn tiles(&self) -> Result<TileList, LayoutError> {
+        (**self).tiles()
+    }
+}
+
+/// `divide(A_i, T)`, extending `A_i` along its last mode first when the tile is larger
+/// than the mode (one partial tile), so the tile count is always `ceil(size / tile)`.
+const fn padded_divide(ai: &Layout, t: &Layout) -> Result<Layout, CoreError> {
+    if t.size() > ai.size() {
+        let extended = tri!(algebra::compose(ai, &tri!(Layout::leaf(t.size(), 1))));
+        algebra::divide(&extended, t)
+    } else {
+        algebra::divide(ai, t)
+    }
+}
+
+/// `(tiles, rests)`: mode `i` of A divided by tile `i`, halves gathered.
+const fn padded_split(a: &Layout, tiles: &[Layout]) -> Result<(Layout, Layout), CoreError> {
+    if tiles.len() > a.rank() {
+        return Err(CoreError::TooManyTiles {
+            tiles: tiles.len() as u64,
+            rank: a.rank() as u64,
+        });
+    }
+    let mut tile = Layout::EMPTY;
+    let mut rest = Layout::EMPTY;
+    let mut i = 0;
+    while i < tiles.len() {
+        let d = tri!(padded_divide(&tri!(a.mode(i)), &tiles[i]));
+        tri!(tile.push_mode(&tri!(d.mode(0))));
+        tri!(rest.push_mode(&tri!(d.mode(1))));
+        i += 1;
+    }
+    Ok((tile, rest))
+}
+
+/// `((tiles...), (rests...), A's untouched modes...)` with ceiling tile counts.
+pub(crate) const fn zipped_layout(a: &Layout, tiles: &[Layout]) -> Result<Layout, CoreError> {
+    let (tile, rest) = tri!(padded_split(a, tiles));
+    let mut r = Layout::EMPTY;
+    tri!(r.push_group(&tile));
+    tri!(r.push_group(&rest));
+    tri!(r.push_modes(&tri!(a.modes(tiles.len(), a.rank()))));
+    r.validated()
+}
+
+/// `((tiles...), rest0, rest1, ..., A's untouched modes...)` with ceiling tile counts.
+pub(crate) const fn tiled_layout(a: &Layout, tiles: &[Layout]) -> Result<Layout, CoreError> {
+    let (tile, rest) = tri!(padded_split(a, tiles));
+    let mut r = Layout::EMPTY;
+    tri!(r.push_group(&tile));
+    tri!(r.push_modes(&rest));
+    tri!(r.push_modes(&tri!(a.modes(tiles.len(), a.rank()))));
+    r.validated()
+}
+
+/// Tile `coord` of `a`: the tile modes, A's untouched modes, and the origin offset.
+fn local_tile_parts(
+    a: &Layout,
+    tiles: &[Layout],
+    coord: &Coord,
+) -> Result<(Layout, u64), LayoutError> {
+    let ctx = || format!("local_tile({a}, {}, {coord})", tiler_notation(tiles));
+    let (tile, rest) = padded_split(a, tiles).map_err(|e| LayoutError::from_core(ctx(), e))?;
+    let origin = rest
+        .index(coord)
+        .map_err(|e| LayoutError::value(format!("{}: tile coordinate: {}", ctx(), e.message())))?;
+    let mut r = tile;
+    r.push_modes(
+        &a.modes(tiles.len(), a.rank())
+            .map_err(|e| LayoutError::from_core(ctx(), e))?,
+    )
+    .and_then(|_| r.validated())
+    .map(|r| (r, origin))
+    .map_err(|e| LayoutError::from_core(ctx(), e))
+}
+
+/// Thread `index`'s share of `a` when the threads are arranged by `threads`: the rest
+/// modes, A's untouched modes, and the origin offset.
+fn local_partition_parts(
+    a: &Layout,
+    threads: &Layout,
+    index: u64,
+) -> Result<(Layout, u64), LayoutError> {
+    let ctx = || format!("local_partition({a}, {threads}, {index})");
+    if index >= threads.size() {
+        return Err(LayoutError::value(format!(
+            "{}: thread index {index} is outside [0, {})",
+            ctx(),
+            threads.size()
+        )));
+    }
+    // one tile per thread mode, as large as the mode; the thread's coordinate in each
+    // mode is CuTe's idx2crd(index, shape, stride), as a key of that mode
+    let mut tiles = [Layout::EMPTY; MAX_TILED_MODES];
+    let mut coord = IntTuple::EMPTY;
+    let rank = threads.rank();
+    if rank > MAX_TILED_MODES {
+        return Err(LayoutError::value(format!(
+            "{}: thread layouts of rank above {MAX_TILED_MODES} are not supported",
+            ctx()
+        )));
+    }
+    for (m, tile) in tiles.iter_mut().enumerate().take(rank) {
+        let mode = threads.get(m)?;
+        *tile = Layout::leaf(mode.size(), 1).map_err(|e| LayoutError::from_core(ctx(), e))?;
+        let (mut key, mut radix) = (0u64, 1u64);
+        for k in 0..mode.leaf_count() {
+            let (s, d) = (mode.leaf_extent(k), mode.leaf_stride(k));
+            let c = index.checked_div(d).map_or(0, |q| q % s);
+            key += c * radix;
+            radix *= s;
+        }
+        coord
+            .push_leaf(key)
+            .map_err(|e| LayoutError::from_core(ctx(), e))?;
+    }
+    let tiles = &tiles[..rank];
+    let (tile, rest) = padded_split(a, tiles).map_err(|e| LayoutError::from_core(ctx(), e))?;
+    let origin = tile
+        .index_tuple(&coord)
+        .map_err(|e| LayoutError::from_core(ctx(), e))?;
+    let mut r = rest;
+    r.push_modes(
+        &a.modes(rank, a.rank())
+            .map_err(|e| LayoutError::from_core(ctx(), e))?,
+    )
+    .and_then(|_| r.validated())
+    .map(|r| (r, origin))
+    .map_err(|e| LayoutError::from_core(ctx(), e))
+}
+
+fn divided(a: &Layout, tiler: &impl Tiler, zipped: bool) -> Result<Layout, LayoutError> {
+    let tiles = tiler.tiles()?;
+    let t = tiles.as_slice();
+    let r = if zipped {
+        zipped_layout(a, t)
+    } else {
+        tiled_layout(a, t)
+    };
+    r.map_err(|e| {
+        let op = if zipped {
+            "zipped_divide"
+        } else {
+            "tiled_divide"
+        };
+        LayoutError::from_core(format!("{op}({a}, {})", tiler_notation(t)), e)
+    })
+}
+
+/// Checks a derived layout against the data once more (a padded tiling can reach past
+/// the tensor's cosize; the data must then hold the padded span).
+fn view<T>(data: &[T], origin: u64, l: Layout) -> Result<Tensor<&[T], Layout>, LayoutError> {
+    let start = (origin as usize).min(data.len());
+    Tensor::new(&data[start..], l).map_err(|e| padded_hint(e, origin))
+}
+
+fn view_mut<T>(
+    data: &mut [T],
+    origin: u64,
+    l: Layout,
+) -> Result<Tensor<&mut [T], Layout>, LayoutError> {
+    let start = (origin as usize).min(data.len());
+    Tensor::new(&mut data[start..], l).map_err(|e| padded_hint(e, origin))
+}
+
+fn padded_hint(e: LayoutError, origin: u64) -> LayoutError {
+    LayoutError::value(format!(
+        "{} (from offset {origin}): a tile overhangs the data; mask it with an IdentityTensor and use the tiles' in-bounds elements, or pad the data",
+        e.message()
+    ))
+}
+
+/// `((tile modes), (tile counts), untouched modes...)`: the tensor cut into tiles, one
+/// tile per key of mode 1 (CuTe's `zipped_divide`; untouched modes come last). Tiles may
+/// overhang the tensor (the tile count is a ceiling); the view is then checked against
+/// the data, which must hold the padded span.
+///
+/// ```
+/// use strideweave::Layout;
+/// use strideweave::tensor::{zipped_divide, Tensor};
+/// let data: Vec<u32> = (0..64).collect();
+/// let t = Tensor::new(&data[..], "(8,8):(1,8)".parse::<Layout>().unwrap()).unwrap();
+/// let z = zipped_divide(&t, [4, 2]).unwrap();
+/// assert_eq!(z.layout().to_string(), "((4,2),(2,4)):((1,8),(4,16))");
+/// ```
+pub fn zipped_divide<E: Engine, L: TensorLayout>(
+    t: &Tensor<E, L>,
+    tiler: impl Tiler,
+) -> Result<Tensor<&[E::Elem], Layout>, LayoutError> {
+    let l = divided(&t.layout().runtime(), &tiler, true)?;
+    view(t.data(), 0, l)
+}
+
+/// `((tile modes), count0, count1, ..., untouched modes...)` (CuTe's `tiled_divide`).
+///
+/// ```
+/// use strideweave::Layout;
+/// use strideweave::tensor::{tiled_divide, Tensor};
+/// let t = Tensor::new(vec![0u8; 64], "(8,8):(1,8)".parse::<Layout>().unwrap()).unwrap();
+/// assert_eq!(tiled_divide(&t, [4, 2]).unwrap().layout().to_string(), "((4,2),2,4):((1,8),4,16)");
+/// ```
+pub fn tiled_divide<E: Engine, L: TensorLayout>(
+    t: &Tensor<E, L>,
+    tiler: impl Tiler,
+) -> Result<Tensor<&[E::Elem], Layout>, LayoutError> {
+    let l = divided(&t.layout().runtime(), &tiler, false)?;
+    view(t.data(), 0, l)
+}
+
+/// Tile number `coord` (one coordinate per tiled mode, or one integer key over the tile
+/// grid) of the tensor cut by `tiler`: CuTe's `local_tile`. Untouched modes are kept
+/// after the tile's modes. A tile that overhangs the data is an error: take edge tiles
+/// from data that holds the padded span, or mask with an [`IdentityTensor`].
+///
+/// ```
+/// use strideweave::Layout;
+/// use strideweave::tensor::{local_tile, Tensor};
+/// let data: Vec<u32> = (0..64).collect();
+/// let m = Tensor::new(&data[..], "(8,8):(8,1)".parse::<Layout>().unwrap()).unwrap(); // row-major
+/// let tile = local_tile(&m, [4, 4], (1, 0)).unwrap();          // rows 4..8, columns 0..4
+/// assert_eq!(tile.layout().to_string(), "(4,4):(8,1)");
+/// assert_eq!((tile[0], tile[1], tile[4]), (32, 40, 33));
+/// ```
+pub fn local_tile<E: Engine, L: TensorLayout, K: IntoIntTuple>(
+    t: &Tensor<E, L>,
+    tiler: impl Tiler,
+    coord: K,
+) -> Result<Tensor<&[E::Elem], Layout>, LayoutError> {
+    let tiles = tiler.tiles()?;
+    let (l, origin) =
+        local_tile_parts(&t.layout().runtime(), tiles.as_slice(), &Coord::new(coord)?)?;
+    view(t.data(), origin, l)
+}
+
+/// [`local_tile`], writable.
+pub fn local_tile_mut<E: EngineMut, L: TensorLayout, K: IntoIntTuple>(
+    t: &mut Tensor<E, L>,
+    tiler: impl Tiler,
+    coord: K,
+) -> Result<Tensor<&mut [E::Elem], Layout>, LayoutError> {
+    let tiles = tiler.tiles()?;
+    let (l, origin) =
+        local_tile_parts(&t.layout().runtime(), tiles.as_slice(), &Coord::new(coord)?)?;
+    view_mut(t.data_mut(), origin, l)
+}
+
+/// Thread `index`'s elements when threads arranged by `threads` deal the tensor out
+/// tile by tile (CuTe's `local_partition`): the tensor is cut into tiles of the thread
+/// layout's shape, and the thread gets the element at its position in every tile.
+///
+/// ```
+/// use strideweave::Layout;
+/// use strideweave::tensor::{local_partition, Tensor};
+/// let data: Vec<u32> = (0..32).collect();
+/// let m = Tensor::new(&data[..], "(4,8):(1,4)".parse::<Layout>().unwrap()).unwrap();
+/// let threads: Layout = "(2,4):(4,1)".parse().unwrap();      // 8 threads, row-major
+/// let mine = local_partition(&m, &threads, 5).unwrap();       // thread 5 sits at (1,1)
+/// assert_eq!(mine.layout().to_string(), "(2,2):(2,16)");
+/// assert_eq!((mine[0], mine[1], mine[2]), (5, 7, 21));
+/// ```
+pub fn local_partition<'a, E: Engine, L: TensorLayout>(
+    t: &'a Tensor<E, L>,
+    threads: &Layout,
+    index: u64,
+) -> Result<Tensor<&'a [E::Elem], Layout>, LayoutError> {
+    let (l, origin) = local_partition_parts(&t.layout().runtime(), threads, index)?;
+    view(t.data(), origin, l)
+}
+
+/// [`local_partition`], writable.
+pub fn local_partition_mut<'a, E: EngineMut, L: TensorLayout>(
+    t: &'a mut Tensor<E, L>,
+    threads: &Layout,
+    index: u64,
+) -> Result<Tensor<&'a mut [E::Elem], Layout>, LayoutError> {
+    let (l, origin) = local_partition_parts(&t.layout().runtime(), threads, index)?;
+    view_mut(t.data_mut(), origin, l)
+}
+
+/// An identity (coordinate) tensor: element `c` of it is the coordinate `c` itself, one
+/// integer per top-level mode of its shape (a key of that mode). Tiled and partitioned
+/// like a data tensor of the same shape, its elements say where each tile element came
+/// from, so [`IdentityTensor::in_bounds`] masks the overhang of edge tiles (CuTe's
+/// `make_identity_tensor` with `elem_less`).
+///
+/// It is stored as one layout per mode (mode `m`'s coordinate as a function of the key),
+/// each divided with the same algebra as the data: CuTe's `E<m>` basis strides taken one
+/// basis at a time.
+///
+/// ```
+/// use strideweave::Shape;
+/// use strideweave::tensor::IdentityTensor;
+/// let id = IdentityTensor::new(&Shape::new((5, 7)).unwrap()).unwrap();
+/// let edge = id.local_tile([4, 4], (1, 1)).unwrap();     // rows 4..8, columns 4..8
+/// assert_eq!(edge.coord(0)[..2], [4, 4]);
+/// assert_eq!(edge.coord(5)[..2], [5, 5]);
+/// assert!(edge.in_bounds(0) && !edge.in_bounds(5));     // row 5 is past the 5 rows
+/// assert_eq!((0..16).filter(|&k| edge.in_bounds(k)).count(), 3);  // 1 row x 3 columns
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct IdentityTensor {
+    extents: [u64; MAX_TILED_MODES],
+    modes: [Layout; MAX_TILED_MODES],
+    origin: [u64; MAX_TILED_MODES],
+    rank: usize,
+}
+
+impl IdentityTensor {
+    /// The coordinates of `shape` (at most [`MAX_TILED_MODES`] top-level modes).
+    pub fn new(shape: &Shape) -> Result<IdentityTensor, LayoutError> {
+        let t = shape.as_tuple();
+        let rank = t.rank();
+        if rank > MAX_TILED_MODES {
+            return Err(LayoutError::value(format!(
+                "identity tensor of shape {shape}: rank {rank} is above the {MAX_TILED_MODES} supported"
+            )));
+        }
+        let mut id = IdentityTensor {
+            extents: [1; MAX_TILED_MODES],
+            modes: [Layout::EMPTY; MAX_TILED_MODES],
+            origin: [0; MAX_TILED_MODES],
+            rank,
+        };
+        for m in 0..rank {
+            let (_, _, ls, le) = t.item_range(m).unwrap_or((0, 0, 0, 0));
+            // mode m: compact (first leaf fastest) strides on its own leaves, 0 elsewhere
+            let mut stride = IntTuple::EMPTY;
+            let mut acc = 1u64;
+            let mut leaf = 0;
+            for n in t.recipe() {
+                let r = match n {
+                    Node::Leaf => {
+                        let d = if (ls..le).contains(&leaf) { acc } else { 0 };
+                        if (ls..le).contains(&leaf) {
+                            acc = acc.saturating_mul(t.leaf(leaf));
+                        }
+                        leaf += 1;
+                        stride.push_leaf(d)
+                    }
+                    n => stride.push_node(*n),
+                };
+                r.map_err(|e| LayoutError::from_core(format!("identity tensor of {shape}"), e))?;
+            }
+            id.modes[m] = Layout::new(*shape, crate::Stride::from_tuple(stride)?)?;
+            id.extents[m] = acc;
+        }
+        Ok(id)
+    }
+
+    /// Number of coordinates (the shape's size).
+    pub fn size(&self) -> u64 {
+        self.modes[0].size()
+    }
+
+    /// Number of coordinate components (the shape's rank).
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// The layout of mode `m`'s coordinate (what `E<m>` strides give in CuTe).
+    pub fn mode_layout(&self, m: usize) -> Option<&Layout> {
+        self.modes[..self.rank].get(m)
+    }
+
+    /// The coordinate at integer key `key` (first mode fastest), one component per mode
+    /// of the original shape; components past `rank` are 0. Keys past the size give
+    /// unspecified coordinates.
+    #[inline]
+    pub fn coord(&self, key: u64) -> [u64; MAX_TILED_MODES] {
+        let mut c = [0u64; MAX_TILED_MODES];
+        for (m, c) in c.iter_mut().enumerate().take(self.rank) {
+            *c = self.origin[m] + self.modes[m].index_of(key).unwrap_or(0);
+        }
+        c
+    }
+
+    /// Whether the coordinate at `key` lies inside the original shape (CuTe's
+    /// `elem_less(coord, shape)`): the predicate of an edge tile.
+    #[inline]
+    pub fn in_bounds(&self, key: u64) -> bool {
+        key < self.size()
+            && (0..self.rank).all(|m| {
+                self.origin[m] + self.modes[m].index_of(key).unwrap_or(0) < self.extents[m]
+            })
+    }
+
+    /// Whether every coordinate lies inside the original shape (an interior tile).
+    pub fn all_in_bounds(&self) -> bool {
+        (0..self.rank).all(|m| self.origin[m] + self.modes[m].cosize() <= self.extents[m])
+    }
+
+    fn map(
+        &self,
+        f: impl Fn(&Layout) -> Result<(Layout, u64), LayoutError>,
+    ) -> Result<IdentityTensor, LayoutError> {
+        let mut r = *self;
+        for m in 0..self.rank {
+            let (l, o) = f(&self.modes[m])?;
+            r.modes[m] = l;
+            r.origin[m] += o;
+        }
+        Ok(r)
+    }
+
+    /// [`zipped_divide`] of the coordinates.
+    pub fn zipped_divide(&self, tiler: impl Tiler) -> Result<IdentityTensor, LayoutError> {
+        self.map(|l| Ok((divided(l, &tiler, true)?, 0)))
+    }
+
+    /// [`tiled_divide`] of the coordinates.
+    pub fn tiled_divide(&self, tiler: impl Tiler) -> Result<IdentityTensor, LayoutError> {
+        self.map(|l| Ok((divided(l, &tiler, false)?, 0)))
+    }
+
+    /// [`local_tile`] of the coordinates.
+    pub fn local_tile<K: IntoIntTuple>(
+        &self,
+        tiler: impl Tiler,
+        coord: K,
+    ) -> Result<IdentityTensor, LayoutError> {
+        let tiles = tiler.tiles()?;
+        let c = Coord::new(coord)?;
+        self.map(|l| local_tile_parts(l, tiles.as_slice(), &c))
+    }
+
+    /// [`local_partition`] of the coordinates.
+    pub fn local_partition(
+        &self,
+        threads: &Layout,
+        index: u64,
+    ) -> Result<IdentityTensor, LayoutError> {
+        self.map(|l| local_partition_parts(l, threads, index))
+    }
+}

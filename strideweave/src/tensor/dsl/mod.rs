@@ -19,5 +19,5 @@ pub use fragment::Fragment;
 pub use slicing::{All, SliceSpec, Sliced};
 pub use tile::{
     local_partition, local_partition_mut, local_tile, local_tile_mut, tiled_divide, zipped_divide,
-    IdentityTensor, TileList, Tiler, MAX_TILED_MODES,
+    IdentityTensor, IdentityTiles, TileList, Tiler, Tiles, TilesMut, MAX_TILED_MODES,
 };

@@ -522,3 +522,184 @@ impl IdentityTensor {
         self.map(|l| local_partition_parts(l, threads, index))
     }
 }
+
+/// `(tile, grid)`: the tile layout (mode 0 of the zipped division) and the grid of tile
+/// origins (its rest modes, then the untouched modes), computed once.
+fn tile_and_grid(a: &Layout, tiler: &impl Tiler) -> Result<(Layout, Layout), LayoutError> {
+    let z = divided(a, tiler, true)?;
+    let ctx = |e| LayoutError::from_core(format!("tiles of {a}"), e);
+    let tile = z.mode(0).map_err(ctx)?;
+    let mut grid = z.mode(1).map_err(ctx)?;
+    grid.push_modes(&z.modes(2, z.rank()).map_err(ctx)?)
+        .and_then(|_| grid.validated())
+        .map(|g| (tile, g))
+        .map_err(ctx)
+}
+
+/// A tensor cut into tiles once (the zipped division computed up front), handing out
+/// tile `k` as a view for the cost of one offset: the loop of a tiled kernel. Tiles are
+/// numbered by the grid's integer keys (first mode fastest).
+///
+/// ```
+/// use strideweave::Layout;
+/// use strideweave::tensor::Tensor;
+/// let data: Vec<u32> = (0..64).collect();
+/// let m = Tensor::new(&data[..], "(8,8):(8,1)".parse::<Layout>().unwrap()).unwrap();
+/// let tiles = m.tiles([4, 4]).unwrap();
+/// assert_eq!((tiles.count(), tiles.tile_layout().to_string()), (4, "(4,4):(8,1)".to_string()));
+/// let t = tiles.tile(1).unwrap();              // grid key 1 = tile (1,0): rows 4..8
+/// assert_eq!(t[0], 32);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Tiles<'a, T> {
+    data: &'a [T],
+    tile: Layout,
+    grid: Layout,
+}
+
+/// [`Tiles`] handing out writable tiles.
+#[derive(Debug)]
+pub struct TilesMut<'a, T> {
+    data: &'a mut [T],
+    tile: Layout,
+    grid: Layout,
+}
+
+fn tile_origin(grid: &Layout, k: u64) -> Result<u64, LayoutError> {
+    grid.index_of(k)
+        .map_err(|e| LayoutError::from_core(format!("tile {k} of the grid {grid}"), e))
+}
+
+impl<'a, T> Tiles<'a, T> {
+    /// Number of tiles.
+    pub fn count(&self) -> u64 {
+        self.grid.size()
+    }
+
+    /// The layout every tile shares.
+    pub fn tile_layout(&self) -> &Layout {
+        &self.tile
+    }
+
+    /// Where tile `k` starts: the grid layout (rest modes, then untouched modes).
+    pub fn grid(&self) -> &Layout {
+        &self.grid
+    }
+
+    /// Tile `k` (a grid key). A tile that reaches past the data (an edge tile of a tiler
+    /// that does not divide the tensor) is an error; copy such tiles element by element
+    /// with an [`IdentityTensor`] mask.
+    #[inline]
+    pub fn tile(&self, k: u64) -> Result<Tensor<&'a [T], Layout>, LayoutError> {
+        view(self.data, tile_origin(&self.grid, k)?, self.tile)
+    }
+}
+
+impl<T> TilesMut<'_, T> {
+    /// Number of tiles.
+    pub fn count(&self) -> u64 {
+        self.grid.size()
+    }
+
+    /// The layout every tile shares.
+    pub fn tile_layout(&self) -> &Layout {
+        &self.tile
+    }
+
+    /// Where tile `k` starts.
+    pub fn grid(&self) -> &Layout {
+        &self.grid
+    }
+
+    /// Tile `k`, writable (see [`Tiles::tile`]).
+    #[inline]
+    pub fn tile_mut(&mut self, k: u64) -> Result<Tensor<&mut [T], Layout>, LayoutError> {
+        let origin = tile_origin(&self.grid, k)?;
+        view_mut(self.data, origin, self.tile)
+    }
+}
+
+impl<E: Engine, L: TensorLayout> Tensor<E, L> {
+    /// The tensor cut into tiles by `tiler` (tile counts are ceilings), for a loop over
+    /// tiles: see [`Tiles`].
+    pub fn tiles(&self, tiler: impl Tiler) -> Result<Tiles<'_, E::Elem>, LayoutError> {
+        let (tile, grid) = tile_and_grid(&self.layout().runtime(), &tiler)?;
+        Ok(Tiles {
+            data: self.data(),
+            tile,
+            grid,
+        })
+    }
+}
+
+impl<E: EngineMut, L: TensorLayout> Tensor<E, L> {
+    /// [`Tensor::tiles`], writable.
+    pub fn tiles_mut(&mut self, tiler: impl Tiler) -> Result<TilesMut<'_, E::Elem>, LayoutError> {
+        let (tile, grid) = tile_and_grid(&self.layout().runtime(), &tiler)?;
+        Ok(TilesMut {
+            data: self.data_mut(),
+            tile,
+            grid,
+        })
+    }
+}
+
+/// An [`IdentityTensor`] cut into tiles once, like [`Tiles`]: tile `k`'s coordinates,
+/// and a cheap test of whether tile `k` lies wholly inside the shape.
+///
+/// ```
+/// use strideweave::Shape;
+/// use strideweave::tensor::IdentityTensor;
+/// let id = IdentityTensor::new(&Shape::new((5, 7)).unwrap()).unwrap();
+/// let tiles = id.tiles([4, 4]).unwrap();
+/// assert_eq!(tiles.count(), 4);
+/// assert!(tiles.inside(0) && !tiles.inside(1) && !tiles.inside(3));
+/// assert_eq!((0..16).filter(|&k| tiles.tile(3).unwrap().in_bounds(k)).count(), 3);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct IdentityTiles {
+    tile: IdentityTensor,
+    grids: [Layout; MAX_TILED_MODES],
+}
+
+impl IdentityTiles {
+    /// Number of tiles.
+    pub fn count(&self) -> u64 {
+        self.grids[0].size()
+    }
+
+    /// The coordinates of tile `k`.
+    pub fn tile(&self, k: u64) -> Result<IdentityTensor, LayoutError> {
+        let mut t = self.tile;
+        for m in 0..t.rank {
+            t.origin[m] += tile_origin(&self.grids[m], k)?;
+        }
+        Ok(t)
+    }
+
+    /// Whether tile `k` lies wholly inside the shape (an interior tile, copied without a
+    /// mask); `false` for an edge tile or a key past the grid.
+    #[inline]
+    pub fn inside(&self, k: u64) -> bool {
+        let t = &self.tile;
+        k < self.count()
+            && (0..t.rank).all(|m| {
+                let o = t.origin[m] + self.grids[m].index_of(k).unwrap_or(u64::MAX / 2);
+                o.saturating_add(t.modes[m].cosize()) <= t.extents[m]
+            })
+    }
+}
+
+impl IdentityTensor {
+    /// The coordinates cut into tiles once (see [`IdentityTiles`]).
+    pub fn tiles(&self, tiler: impl Tiler) -> Result<IdentityTiles, LayoutError> {
+        let mut tile = *self;
+        let mut grids = [Layout::EMPTY; MAX_TILED_MODES];
+        for (m, grid) in grids.iter_mut().enumerate().take(self.rank) {
+            let (t, g) = tile_and_grid(&self.modes[m], &tiler)?;
+            tile.modes[m] = t;
+            *grid = g;
+        }
+        Ok(IdentityTiles { tile, grids })
+    }
+}

@@ -13,14 +13,14 @@ use crate::{algebra, Layout, MAX_LEAVES};
 
 /// A layout's leaves, coalesced: walks the same offsets in the same key order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Leaves {
+pub(crate) struct Leaves {
     n: usize,
     ext: [u64; MAX_LEAVES],
     str: [u64; MAX_LEAVES],
 }
 
 impl Leaves {
-    const fn of(l: &Layout) -> Leaves {
+    pub(crate) const fn of(l: &Layout) -> Leaves {
         let c = algebra::coalesce(l);
         let mut r = Leaves {
             n: c.leaf_count(),
@@ -52,14 +52,14 @@ impl Leaves {
 }
 
 /// Offsets of consecutive keys of a [`Leaves`], one add per step (an odometer).
-struct Walk<'a> {
+pub(crate) struct Walk<'a> {
     leaves: &'a Leaves,
     count: [u64; MAX_LEAVES],
-    offset: u64,
+    pub(crate) offset: u64,
 }
 
 impl<'a> Walk<'a> {
-    fn new(leaves: &'a Leaves) -> Self {
+    pub(crate) fn new(leaves: &'a Leaves) -> Self {
         Walk {
             leaves,
             count: [0; MAX_LEAVES],
@@ -68,7 +68,7 @@ impl<'a> Walk<'a> {
     }
 
     #[inline(always)]
-    fn advance(&mut self) {
+    pub(crate) fn advance(&mut self) {
         let l = self.leaves;
         let mut i = 0;
         while i < l.n {

@@ -9,6 +9,7 @@
 
 use super::addressing::TensorLayout;
 use super::base::Tensor;
+use super::copy::{Leaves, Walk};
 use super::engine::{Engine, EngineMut};
 use crate::error::{tri, CoreError, LayoutError};
 use crate::int_tuple::{IntTuple, IntoIntTuple, Node};
@@ -701,5 +702,131 @@ impl IdentityTensor {
             *grid = g;
         }
         Ok(IdentityTiles { tile, grids })
+    }
+}
+
+/// Walks the keys of tile `k` of `coords`, calling `visit(key, offset)` with the tile
+/// layout's offset (relative to the tile origin) for the keys whose coordinates lie
+/// inside the shape.
+fn for_each_in_bounds(
+    coords: &IdentityTiles,
+    k: u64,
+    tile: &Layout,
+    mut visit: impl FnMut(u64, u64) -> Result<(), LayoutError>,
+) -> Result<(), LayoutError> {
+    let id = coords.tile(k)?;
+    if id.size() != tile.size() {
+        return Err(LayoutError::value(format!(
+            "coordinate tile has {} elements but the data tile {tile} has {}",
+            id.size(),
+            tile.size()
+        )));
+    }
+    let leaves: Vec<Leaves> = (0..id.rank).map(|m| Leaves::of(&id.modes[m])).collect();
+    let mut walks: Vec<Walk<'_>> = leaves.iter().map(Walk::new).collect();
+    let tl = Leaves::of(tile);
+    let mut tw = Walk::new(&tl);
+    for key in 0..tile.size() {
+        if walks
+            .iter()
+            .enumerate()
+            .all(|(m, w)| id.origin[m] + w.offset < id.extents[m])
+        {
+            visit(key, tw.offset)?;
+        }
+        walks.iter_mut().for_each(Walk::advance);
+        tw.advance();
+    }
+    Ok(())
+}
+
+fn outside_data(origin: u64, off: u64, len: usize) -> LayoutError {
+    LayoutError::value(format!(
+        "element at offset {} is past the {len} elements of the data: the coordinates do not describe this tensor's tiles",
+        origin + off
+    ))
+}
+
+impl<T> Tiles<'_, T> {
+    /// `dst[key] = f(tile k[key])` for the keys of tile `k` whose coordinates (tile `k`
+    /// of `coords`, an [`IdentityTensor`] of the tensor's shape tiled alike) lie inside
+    /// the shape: the masked read of an edge tile (CuTe's `copy_if` with an
+    /// identity-tensor predicate). Other elements of `dst` are left as they are.
+    ///
+    /// ```
+    /// use strideweave::{Layout, Shape};
+    /// use strideweave::tensor::{IdentityTensor, Tensor};
+    /// let data: Vec<u32> = (0..35).collect();                     // 5x7, column-major
+    /// let a = Tensor::new(&data[..], "(5,7):(1,5)".parse::<Layout>().unwrap()).unwrap();
+    /// let tiles = a.tiles([4, 4]).unwrap();
+    /// let coords = IdentityTensor::new(&Shape::new((5, 7)).unwrap()).unwrap().tiles([4, 4]).unwrap();
+    /// let mut buf = [0u32; 16];
+    /// let mut tile = Tensor::new(&mut buf[..], "(4,4):(1,4)".parse::<Layout>().unwrap()).unwrap();
+    /// tiles.transform_tile_if(3, &coords, &mut tile, |x| x + 100).unwrap();  // rows 4.., cols 4..
+    /// assert_eq!(&buf[..5], &[124, 0, 0, 0, 129]);
+    /// ```
+    pub fn transform_tile_if<D, ED: EngineMut<Elem = D>, LD: TensorLayout>(
+        &self,
+        k: u64,
+        coords: &IdentityTiles,
+        dst: &mut Tensor<ED, LD>,
+        mut f: impl FnMut(&T) -> D,
+    ) -> Result<(), LayoutError> {
+        let origin = tile_origin(&self.grid, k)?;
+        if dst.size() != self.tile.size() {
+            return Err(LayoutError::value(format!(
+                "destination {} has {} elements but the tile {} has {}",
+                dst.layout().runtime(),
+                dst.size(),
+                self.tile,
+                self.tile.size()
+            )));
+        }
+        let dl = *dst.layout();
+        for_each_in_bounds(coords, k, &self.tile, |key, off| {
+            let x = self
+                .data
+                .get((origin + off) as usize)
+                .ok_or_else(|| outside_data(origin, off, self.data.len()))?;
+            let o = dl.offset(key) as usize;
+            if let Some(y) = dst.data_mut().get_mut(o) {
+                *y = f(x);
+            }
+            Ok(())
+        })
+    }
+}
+
+impl<T> TilesMut<'_, T> {
+    /// `tile k[key] = f(src[key])` for the keys of tile `k` whose coordinates lie inside
+    /// the shape: the masked write of an edge tile (see [`Tiles::transform_tile_if`]).
+    pub fn transform_tile_if<S: Copy, ES: Engine<Elem = S>, LS: TensorLayout>(
+        &mut self,
+        k: u64,
+        coords: &IdentityTiles,
+        src: &Tensor<ES, LS>,
+        mut f: impl FnMut(S) -> T,
+    ) -> Result<(), LayoutError> {
+        if src.size() != self.tile.size() {
+            return Err(LayoutError::value(format!(
+                "source {} has {} elements but the tile {} has {}",
+                src.layout().runtime(),
+                src.size(),
+                self.tile,
+                self.tile.size()
+            )));
+        }
+        let origin = tile_origin(&self.grid, k)?;
+        let len = self.data.len();
+        let data = &mut *self.data;
+        for_each_in_bounds(coords, k, &self.tile, |key, off| {
+            let y = data
+                .get_mut((origin + off) as usize)
+                .ok_or_else(|| outside_data(origin, off, len))?;
+            if let Some(x) = src.get_key(key) {
+                *y = f(*x);
+            }
+            Ok(())
+        })
     }
 }

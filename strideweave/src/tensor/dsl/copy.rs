@@ -82,6 +82,51 @@ impl<'a> Walk<'a> {
             i += 1;
         }
     }
+
+    /// Moves `n` keys on, `n` dividing the first extent (`Leaves::inner_with`).
+    #[inline(always)]
+    fn advance_by(&mut self, n: u64) {
+        let l = self.leaves;
+        if l.n == 0 {
+            return;
+        }
+        self.count[0] += n;
+        self.offset += n * l.str[0];
+        if self.count[0] < l.ext[0] {
+            return;
+        }
+        self.offset -= l.ext[0] * l.str[0];
+        self.count[0] = 0;
+        let mut i = 1;
+        while i < l.n {
+            self.count[i] += 1;
+            self.offset += l.str[i];
+            if self.count[i] < l.ext[i] {
+                return;
+            }
+            self.offset -= l.ext[i] * l.str[i];
+            self.count[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+impl Leaves {
+    /// The longest inner loop both walks can take with fixed strides: the gcd of the two
+    /// first extents, and the two first strides.
+    #[inline(always)]
+    const fn inner_with(&self, other: &Leaves) -> (u64, u64, u64) {
+        if self.n == 0 || other.n == 0 {
+            return (1, 0, 0);
+        }
+        let (mut a, mut b) = (self.ext[0], other.ext[0]);
+        while b != 0 {
+            let t = a % b;
+            a = b;
+            b = t;
+        }
+        (a, self.str[0], other.str[0])
+    }
 }
 
 /// How to move the elements of one layout into another of the same size: `runs` runs of
@@ -189,20 +234,24 @@ impl CopyPlan {
     #[inline(always)]
     fn for_each_run<S, D>(&self, src: &[S], dst: &mut [D], mut f: impl FnMut(&[S], &mut [D])) {
         let v = self.vector as usize;
+        let (inner, ss, ds) = self.src.inner_with(&self.dst);
         let (mut ws, mut wd) = (Walk::new(&self.src), Walk::new(&self.dst));
-        for _ in 0..self.runs {
-            let (so, d_o) = (ws.offset as usize, wd.offset as usize);
-            // SAFETY: run r covers offsets src(r)..src(r)+v, all images of in-domain keys,
-            // so below cosize <= len (checked when the tensors were made); same for dst
-            let (s, d) = unsafe {
-                (
-                    src.get_unchecked(so..so + v),
-                    dst.get_unchecked_mut(d_o..d_o + v),
-                )
-            };
-            f(s, d);
-            ws.advance();
-            wd.advance();
+        for _ in 0..self.runs / inner {
+            let (bs, bd) = (ws.offset as usize, wd.offset as usize);
+            for i in 0..inner as usize {
+                let (so, d_o) = (bs + i * ss as usize, bd + i * ds as usize);
+                // SAFETY: run r covers offsets src(r)..src(r)+v, all images of in-domain
+                // keys, so below cosize <= len (checked when the tensors were made)
+                let (s, d) = unsafe {
+                    (
+                        src.get_unchecked(so..so + v),
+                        dst.get_unchecked_mut(d_o..d_o + v),
+                    )
+                };
+                f(s, d);
+            }
+            ws.advance_by(inner);
+            wd.advance_by(inner);
         }
     }
 
@@ -271,19 +320,22 @@ fn with_runs<S, D, LS: TensorLayout, LD: TensorLayout>(
     mut f: impl FnMut(&[S], &mut [D]),
 ) -> Result<(), LayoutError> {
     if let Some(p) = StaticPlan::<LS, LD>::PLAN {
+        // every number here is a constant: the loops unroll and the offsets fold
         let v = p.vector as usize;
-        let mut r = 0;
-        while r < p.runs {
-            let (so, d_o) = (p.src.offset(r), p.dst.offset(r));
-            // SAFETY: as in `for_each_run`: run starts plus v stay below the cosizes
-            let (s, d) = unsafe {
-                (
-                    src.get_unchecked(so..so + v),
-                    dst.get_unchecked_mut(d_o..d_o + v),
-                )
-            };
-            f(s, d);
-            r += 1;
+        let (inner, ss, ds) = p.src.inner_with(&p.dst);
+        for o in 0..p.runs / inner {
+            let (bs, bd) = (p.src.offset(o * inner), p.dst.offset(o * inner));
+            for i in 0..inner as usize {
+                let (so, d_o) = (bs + i * ss as usize, bd + i * ds as usize);
+                // SAFETY: as in `for_each_run`: run starts plus v stay below the cosizes
+                let (s, d) = unsafe {
+                    (
+                        src.get_unchecked(so..so + v),
+                        dst.get_unchecked_mut(d_o..d_o + v),
+                    )
+                };
+                f(s, d);
+            }
         }
         return Ok(());
     }

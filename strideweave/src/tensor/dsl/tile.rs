@@ -97,36 +97,26 @@ impl<T: Tiler + ?Sized> Tiler for &T {
 /// than the mode (one partial tile), so the tile count is always `ceil(size / tile)`.
 const fn padded_divide(ai: &Layout, t: &Layout) -> Result<Layout, CoreError> {
     if t.size() > ai.size() {
-        algebra::divide(&tri!(extend_last(ai, t.size().div_ceil(ai.size()))), t)
+        algebra::divide(&tri!(extend_last(ai, t.size())), t)
     } else {
         algebra::divide(ai, t)
     }
 }
 
-/// `ai`'s leaves with the last extent multiplied by `q` (stride kept): `ai` continued
-/// past its size along its last mode. Unlike composing with a longer `n:1`, this keeps
-/// the stride of an extent-1 last mode, which coordinates need.
-const fn extend_last(ai: &Layout, q: u64) -> Result<Layout, CoreError> {
+/// `ai` continued along its last leaf (stride kept) to the least size `>= size`, so a
+/// tile of that size is one (partial) tile. Unlike composing with a longer `n:1`, this
+/// keeps the stride of an extent-1 last mode, which coordinates need.
+const fn extend_last(ai: &Layout, size: u64) -> Result<Layout, CoreError> {
     let n = ai.leaf_count();
+    let last = ai.leaf_extent(n - 1);
+    let others = ai.size() / last;
     let mut r = Layout::EMPTY;
     let mut i = 0;
-    while i < n {
-        let mut e = ai.leaf_extent(i);
-        if i + 1 == n {
-            e = match e.checked_mul(q) {
-                Some(v) => v,
-                None => {
-                    return Err(CoreError::Overflow {
-                        op: '*',
-                        lhs: e,
-                        rhs: q,
-                    })
-                }
-            };
-        }
-        tri!(r.push_leaf(e, ai.leaf_stride(i)));
+    while i + 1 < n {
+        tri!(r.push_leaf(ai.leaf_extent(i), ai.leaf_stride(i)));
         i += 1;
     }
+    tri!(r.push_leaf(size.div_ceil(others), ai.leaf_stride(n - 1)));
     r.validated()
 }
 

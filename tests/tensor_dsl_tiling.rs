@@ -13,7 +13,7 @@ use strideweave::{Layout, Shape, Stride};
 #[test]
 fn dividing_tilers_match_the_layout_algebra() {
     let l: Layout = "(8,12):(12,1)".parse().unwrap();
-    let data = vec![0u8; 96];
+    let data = [0u8; 96];
     let t = Tensor::new(&data[..], l).unwrap();
     let tiles = ["4:1".parse::<Layout>().unwrap(), "3:1".parse().unwrap()];
     assert_eq!(
@@ -174,7 +174,7 @@ fn masked_edge_tiles_touch_only_the_tensor() {
 /// Bad input: errors name the numbers (too many tiles, a tile coordinate past the grid).
 #[test]
 fn tiling_errors_name_the_values() {
-    let data = vec![0u8; 64];
+    let data = [0u8; 64];
     let t = Tensor::new(&data[..], "(8,8):(1,8)".parse::<Layout>().unwrap()).unwrap();
     let e = zipped_divide(&t, [2, 2, 2]).unwrap_err();
     assert!(

@@ -38,18 +38,46 @@ pub fn low_plane(n: u64, h: u64, w: u64, c: u64) -> Result<Layout, LayoutError> 
 }
 
 /// Packs `src` (f32, `[n, h, w, c]`, contiguous) into `out` (`packed_len` bytes).
-pub fn pack(src: &[f32], [n, h, w, c]: [u64; 4], out: &mut [u8]) -> Result<(), LayoutError> {
+///
+/// The DSL code is generic and inlines into its caller, so it is compiled for whatever
+/// target features the caller enables: here AVX2 when the CPU has it (as the built-in
+/// kernels do), so the conversions use 256-bit vectors.
+pub fn pack(src: &[f32], dims: [u64; 4], out: &mut [u8]) -> Result<(), LayoutError> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2
+        return unsafe { pack_avx2(src, dims, out) };
+    }
+    pack_body(src, dims, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn pack_avx2(src: &[f32], dims: [u64; 4], out: &mut [u8]) -> Result<(), LayoutError> {
+    pack_body(src, dims, out)
+}
+
+#[inline(always)]
+fn pack_body(src: &[f32], [n, h, w, c]: [u64; 4], out: &mut [u8]) -> Result<(), LayoutError> {
     let tiler = [1, 4, 4, 16];
     let input = Tensor::new(src, Layout::row_major(Shape::new((n, h, w, c))?)?)?;
     let mut output = Tensor::new(&mut out[..], low_plane(n, h, w, c)?)?;
     let src_tiles = input.tiles(tiler)?;
     let coords = IdentityTensor::new(&Shape::new((n, h, w, c))?)?.tiles(tiler)?;
     let mut dst_tiles = output.tiles_mut(tiler)?;
+    // visit the tiles in the input's memory order (channel tile fastest): a layout from
+    // visit number to tile key, whose keys run over (n, ht, wt, ct) first mode fastest
+    let (nh, nw, nc) = (h.div_ceil(4), w.div_ceil(4), c.div_ceil(16));
+    let order = Layout::new(
+        Shape::new((nc, nw, nh, n))?,
+        Stride::new((n * nh * nw, n * nh, n, 1))?,
+    )?;
     let mut regs: Fragment<u16, TileRegs, { TileRegs::COSIZE as usize }> = Fragment::filled(0);
     // interior tiles: src tile -> registers with whole runs (planned once)
     let load = CopyPlan::new(src_tiles.tile_layout(), &TileRegs::LAYOUT)?;
     let bits = |x: f32| bf16::from_f32(x).to_bits();
-    for k in 0..src_tiles.count() {
+    for visit in 0..order.size() {
+        let k = order.index_of(visit)?;
         if coords.inside(k) {
             load.transform(&src_tiles.tile(k)?, &mut regs, bits)?;
         } else {

@@ -25,6 +25,10 @@ pub trait TensorLayout: Copy {
     fn size(&self) -> u64;
     /// One plus the largest offset: how many elements the data must hold.
     fn cosize(&self) -> u64;
+    /// Whether this layout is `other` (without copying either).
+    fn same_as(&self, other: &Layout) -> bool {
+        self.runtime() == *other
+    }
     /// Offset of integer key `key` (first mode fastest). For `key >= size` the result is
     /// unspecified but still below `cosize` (tensors check keys before calling this).
     fn offset(&self, key: u64) -> u64;
@@ -33,8 +37,38 @@ pub trait TensorLayout: Copy {
 impl TensorLayout for Layout {
     const STATIC: Option<Layout> = None;
     #[inline]
+    fn same_as(&self, other: &Layout) -> bool {
+        self == other
+    }
+    #[inline]
     fn runtime(&self) -> Layout {
         *self
+    }
+    #[inline]
+    fn size(&self) -> u64 {
+        Layout::size(self)
+    }
+    #[inline]
+    fn cosize(&self) -> u64 {
+        Layout::cosize(self)
+    }
+    #[inline]
+    fn offset(&self, key: u64) -> u64 {
+        self.index_of(key).unwrap_or(0)
+    }
+}
+
+/// A borrowed runtime layout: tiles handed out by [`Tiles`](super::Tiles) share their
+/// layout this way instead of copying it.
+impl TensorLayout for &Layout {
+    const STATIC: Option<Layout> = None;
+    #[inline]
+    fn runtime(&self) -> Layout {
+        **self
+    }
+    #[inline]
+    fn same_as(&self, other: &Layout) -> bool {
+        *self == other
     }
     #[inline]
     fn size(&self) -> u64 {
@@ -78,6 +112,10 @@ const fn leaf_values(l: &Layout, extents: bool) -> [u64; MAX_LEAVES] {
 
 impl<L: StaticLayout> TensorLayout for L {
     const STATIC: Option<Layout> = Some(L::LAYOUT);
+    #[inline(always)]
+    fn same_as(&self, other: &Layout) -> bool {
+        L::LAYOUT == *other
+    }
     #[inline(always)]
     fn runtime(&self) -> Layout {
         L::LAYOUT

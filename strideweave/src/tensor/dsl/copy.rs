@@ -35,20 +35,6 @@ impl Leaves {
         }
         r
     }
-
-    /// Offset of key `k` (below the product of the extents).
-    #[inline(always)]
-    fn offset(&self, k: u64) -> usize {
-        let mut rest = k;
-        let mut off = 0;
-        let mut i = 0;
-        while i < self.n {
-            off += (rest % self.ext[i]) * self.str[i];
-            rest /= self.ext[i];
-            i += 1;
-        }
-        off as usize
-    }
 }
 
 /// Offsets of consecutive keys of a [`Leaves`], one add per step (an odometer).
@@ -112,6 +98,12 @@ impl<'a> Walk<'a> {
 }
 
 impl Leaves {
+    const EMPTY: Leaves = Leaves {
+        n: 0,
+        ext: [1; MAX_LEAVES],
+        str: [0; MAX_LEAVES],
+    };
+
     /// The longest inner loop both walks can take with fixed strides: the gcd of the two
     /// first extents, and the two first strides.
     #[inline(always)]
@@ -126,6 +118,14 @@ impl Leaves {
             b = t;
         }
         (a, self.str[0], other.str[0])
+    }
+}
+
+/// One run of a copy: a loop the compiler turns into one move for a known length.
+#[inline(always)]
+fn copy_run<T: Copy>(s: &[T], d: &mut [T]) {
+    for (x, y) in s.iter().zip(d.iter_mut()) {
+        *y = *x;
     }
 }
 
@@ -220,11 +220,15 @@ impl CopyPlan {
         self.runs
     }
 
-    fn check(&self, src: &Layout, dst: &Layout) -> Result<(), LayoutError> {
-        if *src != self.src_layout || *dst != self.dst_layout {
+    #[inline]
+    fn check(&self, src: &impl TensorLayout, dst: &impl TensorLayout) -> Result<(), LayoutError> {
+        if !src.same_as(&self.src_layout) || !dst.same_as(&self.dst_layout) {
             return Err(LayoutError::value(format!(
-                "copy plan for {} -> {} used with {src} -> {dst}",
-                self.src_layout, self.dst_layout
+                "copy plan for {} -> {} used with {} -> {}",
+                self.src_layout,
+                self.dst_layout,
+                src.runtime(),
+                dst.runtime()
             )));
         }
         Ok(())
@@ -236,6 +240,21 @@ impl CopyPlan {
         let v = self.vector as usize;
         let (inner, ss, ds) = self.src.inner_with(&self.dst);
         let (mut ws, mut wd) = (Walk::new(&self.src), Walk::new(&self.dst));
+        if v == 1 {
+            // single elements: slices of a length the compiler knows, so `f` is one move
+            for _ in 0..self.runs / inner {
+                let (bs, bd) = (ws.offset as usize, wd.offset as usize);
+                for i in 0..inner as usize {
+                    let (so, d_o) = (bs + i * ss as usize, bd + i * ds as usize);
+                    // SAFETY: offsets of in-domain keys, below cosize <= len
+                    let (s, d) = unsafe { (src.get_unchecked(so), dst.get_unchecked_mut(d_o)) };
+                    f(std::slice::from_ref(s), std::slice::from_mut(d));
+                }
+                ws.advance_by(inner);
+                wd.advance_by(inner);
+            }
+            return;
+        }
         for _ in 0..self.runs / inner {
             let (bs, bd) = (ws.offset as usize, wd.offset as usize);
             for i in 0..inner as usize {
@@ -257,6 +276,7 @@ impl CopyPlan {
 
     /// `dst = src` element-wise by key, with this plan (the tensors' layouts must be the
     /// planned ones).
+    #[inline(always)]
     pub fn copy<
         T: Copy,
         ES: Engine<Elem = T>,
@@ -268,12 +288,13 @@ impl CopyPlan {
         src: &Tensor<ES, LS>,
         dst: &mut Tensor<ED, LD>,
     ) -> Result<(), LayoutError> {
-        self.check(&src.layout().runtime(), &dst.layout().runtime())?;
-        self.for_each_run(src.data(), dst.data_mut(), |s, d| d.copy_from_slice(s));
+        self.check(src.layout(), dst.layout())?;
+        self.for_each_run(src.data(), dst.data_mut(), copy_run);
         Ok(())
     }
 
     /// `dst = f(src)` element-wise by key, with this plan.
+    #[inline(always)]
     pub fn transform<
         S: Copy,
         D,
@@ -287,7 +308,7 @@ impl CopyPlan {
         dst: &mut Tensor<ED, LD>,
         mut f: impl FnMut(S) -> D,
     ) -> Result<(), LayoutError> {
-        self.check(&src.layout().runtime(), &dst.layout().runtime())?;
+        self.check(src.layout(), dst.layout())?;
         self.for_each_run(src.data(), dst.data_mut(), |s, d| {
             for (x, y) in s.iter().zip(d.iter_mut()) {
                 *y = f(*x);
@@ -305,6 +326,49 @@ impl<LS: TensorLayout, LD: TensorLayout> StaticPlan<LS, LD> {
         (Some(s), Some(d)) => make_plan(&s, &d),
         _ => None,
     };
+    // The plan's numbers as separate small constants: read one by one, they fold into
+    // the loops (a whole `CopyPlan` constant would be copied to the stack and read back).
+    const IS_STATIC: bool = Self::PLAN.is_some();
+    const PARTS: (u64, u64, u64, u64, u64) = match Self::PLAN {
+        Some(p) => {
+            let (inner, ss, ds) = p.src.inner_with(&p.dst);
+            (p.vector, p.runs, inner, ss, ds)
+        }
+        None => (1, 0, 1, 0, 0),
+    };
+    const SRC: Leaves = match Self::PLAN {
+        Some(p) => p.src,
+        None => Leaves::EMPTY,
+    };
+    const DST: Leaves = match Self::PLAN {
+        Some(p) => p.dst,
+        None => Leaves::EMPTY,
+    };
+    const SRC_N: usize = Self::SRC.n;
+    const DST_N: usize = Self::DST.n;
+    const SRC_EXT: [u64; MAX_LEAVES] = Self::SRC.ext;
+    const SRC_STR: [u64; MAX_LEAVES] = Self::SRC.str;
+    const DST_EXT: [u64; MAX_LEAVES] = Self::DST.ext;
+    const DST_STR: [u64; MAX_LEAVES] = Self::DST.str;
+
+    /// Offsets of run `r` on both sides, from constants only.
+    #[inline(always)]
+    fn starts(r: u64) -> (usize, usize) {
+        let (mut rs, mut rd, mut os, mut od) = (r, r, 0, 0);
+        let mut i = 0;
+        while i < Self::SRC_N {
+            os += (rs % Self::SRC_EXT[i]) * Self::SRC_STR[i];
+            rs /= Self::SRC_EXT[i];
+            i += 1;
+        }
+        let mut j = 0;
+        while j < Self::DST_N {
+            od += (rd % Self::DST_EXT[j]) * Self::DST_STR[j];
+            rd /= Self::DST_EXT[j];
+            j += 1;
+        }
+        (os as usize, od as usize)
+    }
 }
 
 /// Runs `f` on matching runs of `src` and `dst`: with the compiler's plan when both
@@ -319,12 +383,12 @@ fn with_runs<S, D, LS: TensorLayout, LD: TensorLayout>(
     dst: &mut [D],
     mut f: impl FnMut(&[S], &mut [D]),
 ) -> Result<(), LayoutError> {
-    if let Some(p) = StaticPlan::<LS, LD>::PLAN {
+    if StaticPlan::<LS, LD>::IS_STATIC {
         // every number here is a constant: the loops unroll and the offsets fold
-        let v = p.vector as usize;
-        let (inner, ss, ds) = p.src.inner_with(&p.dst);
-        for o in 0..p.runs / inner {
-            let (bs, bd) = (p.src.offset(o * inner), p.dst.offset(o * inner));
+        let (v, runs, inner, ss, ds) = StaticPlan::<LS, LD>::PARTS;
+        let v = v as usize;
+        for o in 0..runs / inner {
+            let (bs, bd) = StaticPlan::<LS, LD>::starts(o * inner);
             for i in 0..inner as usize {
                 let (so, d_o) = (bs + i * ss as usize, bd + i * ds as usize);
                 // SAFETY: as in `for_each_run`: run starts plus v stay below the cosizes
@@ -363,7 +427,7 @@ fn with_runs<S, D, LS: TensorLayout, LD: TensorLayout>(
 /// assert_eq!(*b.at((3, 5)), 29.0);
 /// assert_eq!(out[4 * 5 + 3], 29.0);
 /// ```
-#[inline]
+#[inline(always)]
 pub fn copy<
     T: Copy,
     ES: Engine<Elem = T>,
@@ -375,9 +439,7 @@ pub fn copy<
     dst: &mut Tensor<ED, LD>,
 ) -> Result<(), LayoutError> {
     let (ls, ld) = (*src.layout(), *dst.layout());
-    with_runs("copy", &ls, &ld, src.data(), dst.data_mut(), |s, d| {
-        d.copy_from_slice(s)
-    })
+    with_runs("copy", &ls, &ld, src.data(), dst.data_mut(), copy_run)
 }
 
 /// `dst[k] = f(src[k])` for every key `k`, run by run, so `f` is applied to whole
@@ -394,7 +456,7 @@ pub fn copy<
 /// transform(&a, &mut b, bf16::from_f32).unwrap();
 /// assert_eq!(out[1], bf16::from_f32(2.5));
 /// ```
-#[inline]
+#[inline(always)]
 pub fn transform<
     S: Copy,
     D,
@@ -425,15 +487,16 @@ pub fn transform<
 /// fill(&mut t, 9);
 /// assert_eq!(data, [9, 9, 0, 0, 9, 9, 0, 0]);
 /// ```
-#[inline]
+#[inline(always)]
 pub fn fill<T: Copy, E: EngineMut<Elem = T>, L: TensorLayout>(dst: &mut Tensor<E, L>, value: T) {
     let l = *dst.layout();
     let data = dst.data_mut();
     // a plan of the layout with itself: runs are its contiguous stretches
-    if let Some(p) = StaticPlan::<L, L>::PLAN {
-        let v = p.vector as usize;
-        for r in 0..p.runs {
-            let o = p.dst.offset(r);
+    if StaticPlan::<L, L>::IS_STATIC {
+        let (v, runs, _, _, _) = StaticPlan::<L, L>::PARTS;
+        let v = v as usize;
+        for r in 0..runs {
+            let (_, o) = StaticPlan::<L, L>::starts(r);
             // SAFETY: run starts plus v stay below the cosize <= len
             unsafe { data.get_unchecked_mut(o..o + v) }.fill(value);
         }

@@ -270,6 +270,18 @@ fn view_mut<T>(
     Tensor::new(&mut data[start..], l).map_err(|e| padded_hint(e, origin))
 }
 
+#[cold]
+fn overhang(tile: &Layout, origin: u64, len: usize) -> LayoutError {
+    padded_hint(
+        LayoutError::value(format!(
+            "tile {tile} has cosize {} but the data holds {} elements",
+            tile.cosize(),
+            (len as u64).saturating_sub(origin)
+        )),
+        origin,
+    )
+}
+
 fn padded_hint(e: LayoutError, origin: u64) -> LayoutError {
     LayoutError::value(format!(
         "{} (from offset {origin}): a tile overhangs the data; mask it with an IdentityTensor and use the tiles' in-bounds elements, or pad the data",
@@ -572,6 +584,7 @@ pub struct Tiles<'a, T> {
     data: &'a [T],
     tile: Layout,
     grid: Layout,
+    cosize: u64,
 }
 
 /// [`Tiles`] handing out writable tiles.
@@ -580,6 +593,7 @@ pub struct TilesMut<'a, T> {
     data: &'a mut [T],
     tile: Layout,
     grid: Layout,
+    cosize: u64,
 }
 
 fn tile_origin(grid: &Layout, k: u64) -> Result<u64, LayoutError> {
@@ -606,9 +620,17 @@ impl<'a, T> Tiles<'a, T> {
     /// Tile `k` (a grid key). A tile that reaches past the data (an edge tile of a tiler
     /// that does not divide the tensor) is an error; copy such tiles element by element
     /// with an [`IdentityTensor`] mask.
+    ///
+    /// The tile shares this `Tiles`' layout (no copy): its layout type is `&Layout`.
     #[inline]
-    pub fn tile(&self, k: u64) -> Result<Tensor<&'a [T], Layout>, LayoutError> {
-        view(self.data, tile_origin(&self.grid, k)?, self.tile)
+    pub fn tile(&self, k: u64) -> Result<Tensor<&'a [T], &Layout>, LayoutError> {
+        let origin = tile_origin(&self.grid, k)?;
+        match self.data.get(origin as usize..) {
+            Some(data) if self.cosize <= data.len() as u64 => {
+                Ok(Tensor::from_parts(data, &self.tile))
+            }
+            _ => Err(overhang(&self.tile, origin, self.data.len())),
+        }
     }
 }
 
@@ -630,9 +652,15 @@ impl<T> TilesMut<'_, T> {
 
     /// Tile `k`, writable (see [`Tiles::tile`]).
     #[inline]
-    pub fn tile_mut(&mut self, k: u64) -> Result<Tensor<&mut [T], Layout>, LayoutError> {
+    pub fn tile_mut(&mut self, k: u64) -> Result<Tensor<&mut [T], &Layout>, LayoutError> {
         let origin = tile_origin(&self.grid, k)?;
-        view_mut(self.data, origin, self.tile)
+        let len = self.data.len();
+        match self.data.get_mut(origin as usize..) {
+            Some(data) if self.cosize <= data.len() as u64 => {
+                Ok(Tensor::from_parts(data, &self.tile))
+            }
+            _ => Err(overhang(&self.tile, origin, len)),
+        }
     }
 }
 
@@ -643,6 +671,7 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
         let (tile, grid) = tile_and_grid(&self.layout().runtime(), &tiler)?;
         Ok(Tiles {
             data: self.data(),
+            cosize: tile.cosize(),
             tile,
             grid,
         })
@@ -655,6 +684,7 @@ impl<E: EngineMut, L: TensorLayout> Tensor<E, L> {
         let (tile, grid) = tile_and_grid(&self.layout().runtime(), &tiler)?;
         Ok(TilesMut {
             data: self.data_mut(),
+            cosize: tile.cosize(),
             tile,
             grid,
         })
@@ -677,6 +707,7 @@ impl<E: EngineMut, L: TensorLayout> Tensor<E, L> {
 pub struct IdentityTiles {
     tile: IdentityTensor,
     grids: [Layout; MAX_TILED_MODES],
+    cosizes: [u64; MAX_TILED_MODES],
 }
 
 impl IdentityTiles {
@@ -702,7 +733,7 @@ impl IdentityTiles {
         k < self.count()
             && (0..t.rank).all(|m| {
                 let o = t.origin[m] + self.grids[m].index_of(k).unwrap_or(u64::MAX / 2);
-                o.saturating_add(t.modes[m].cosize()) <= t.extents[m]
+                o.saturating_add(self.cosizes[m]) <= t.extents[m]
             })
     }
 }
@@ -712,12 +743,18 @@ impl IdentityTensor {
     pub fn tiles(&self, tiler: impl Tiler) -> Result<IdentityTiles, LayoutError> {
         let mut tile = *self;
         let mut grids = [Layout::EMPTY; MAX_TILED_MODES];
-        for (m, grid) in grids.iter_mut().enumerate().take(self.rank) {
+        let mut cosizes = [1; MAX_TILED_MODES];
+        for m in 0..self.rank {
             let (t, g) = tile_and_grid(&self.modes[m], &tiler)?;
+            cosizes[m] = t.cosize();
             tile.modes[m] = t;
-            *grid = g;
+            grids[m] = g;
         }
-        Ok(IdentityTiles { tile, grids })
+        Ok(IdentityTiles {
+            tile,
+            grids,
+            cosizes,
+        })
     }
 }
 

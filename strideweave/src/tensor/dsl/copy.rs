@@ -98,7 +98,7 @@ impl<'a> Walk<'a> {
 }
 
 impl Leaves {
-    const EMPTY: Leaves = Leaves {
+    pub(crate) const EMPTY: Leaves = Leaves {
         n: 0,
         ext: [1; MAX_LEAVES],
         str: [0; MAX_LEAVES],

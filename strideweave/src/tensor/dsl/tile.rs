@@ -708,6 +708,7 @@ pub struct IdentityTiles {
     tile: IdentityTensor,
     grids: [Layout; MAX_TILED_MODES],
     cosizes: [u64; MAX_TILED_MODES],
+    leaves: [Leaves; MAX_TILED_MODES],
 }
 
 impl IdentityTiles {
@@ -744,9 +745,11 @@ impl IdentityTensor {
         let mut tile = *self;
         let mut grids = [Layout::EMPTY; MAX_TILED_MODES];
         let mut cosizes = [1; MAX_TILED_MODES];
+        let mut leaves = [Leaves::EMPTY; MAX_TILED_MODES];
         for m in 0..self.rank {
             let (t, g) = tile_and_grid(&self.modes[m], &tiler)?;
             cosizes[m] = t.cosize();
+            leaves[m] = Leaves::of(&t);
             tile.modes[m] = t;
             grids[m] = g;
         }
@@ -754,6 +757,7 @@ impl IdentityTensor {
             tile,
             grids,
             cosizes,
+            leaves,
         })
     }
 }
@@ -767,7 +771,7 @@ fn for_each_in_bounds(
     tile: &Layout,
     mut visit: impl FnMut(u64, u64) -> Result<(), LayoutError>,
 ) -> Result<(), LayoutError> {
-    let id = coords.tile(k)?;
+    let id = &coords.tile;
     if id.size() != tile.size() {
         return Err(LayoutError::value(format!(
             "coordinate tile has {} elements but the data tile {tile} has {}",
@@ -775,16 +779,19 @@ fn for_each_in_bounds(
             tile.size()
         )));
     }
-    let leaves: Vec<Leaves> = (0..id.rank).map(|m| Leaves::of(&id.modes[m])).collect();
-    let mut walks: Vec<Walk<'_>> = leaves.iter().map(Walk::new).collect();
+    // coordinate m is in bounds while its offset in the tile stays below `limit[m]`
+    let mut limit = [0u64; MAX_TILED_MODES];
+    for (m, l) in limit.iter_mut().enumerate().take(id.rank) {
+        let origin = id.origin[m] + tile_origin(&coords.grids[m], k)?;
+        *l = id.extents[m].saturating_sub(origin);
+    }
+    let mut walks: [Walk<'_>; MAX_TILED_MODES] =
+        std::array::from_fn(|m| Walk::new(&coords.leaves[m]));
+    let walks = &mut walks[..id.rank];
     let tl = Leaves::of(tile);
     let mut tw = Walk::new(&tl);
     for key in 0..tile.size() {
-        if walks
-            .iter()
-            .enumerate()
-            .all(|(m, w)| id.origin[m] + w.offset < id.extents[m])
-        {
+        if walks.iter().zip(&limit).all(|(w, &l)| w.offset < l) {
             visit(key, tw.offset)?;
         }
         walks.iter_mut().for_each(Walk::advance);

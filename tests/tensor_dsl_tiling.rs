@@ -105,7 +105,7 @@ proptest! {
                     prop_assert_eq!(v[key as usize], want);
                 }
                 let lt = local_tile(&t, [tm, tn], (ti, tj)).unwrap();
-                prop_assert_eq!(lt.layout(), v.layout());
+                prop_assert_eq!(lt.layout(), *v.layout());
                 prop_assert_eq!(lt[0], v[0]);
             }
         }

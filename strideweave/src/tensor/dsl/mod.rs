@@ -21,3 +21,8 @@ pub use tile::{
     local_partition, local_partition_mut, local_tile, local_tile_mut, tiled_divide, zipped_divide,
     IdentityTensor, IdentityTiles, TileList, Tiler, Tiles, TilesMut, MAX_TILED_MODES,
 };
+
+/// `docs/tensors.md`, its examples compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../../docs/tensors.md")]
+struct TensorsGuide;

@@ -24,7 +24,41 @@ pub type BRegs = layout_type!((64,16):(16,1));
 pub type CRegs = layout_type!((4,16):(16,1));
 
 /// `c = a * b` for row-major `a: m x k`, `b: k x n`, `c: m x n`.
+///
+/// The DSL code inlines into its caller, so it is compiled for the caller's target
+/// features: AVX2 when the CPU has it (no FMA: products and sums stay separately
+/// rounded, as in the naive loop).
 pub fn gemm(
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+    m: u64,
+    n: u64,
+    k: u64,
+) -> Result<(), LayoutError> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2
+        return unsafe { gemm_avx2(a, b, c, m, n, k) };
+    }
+    gemm_body(a, b, c, m, n, k)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn gemm_avx2(
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+    m: u64,
+    n: u64,
+    k: u64,
+) -> Result<(), LayoutError> {
+    gemm_body(a, b, c, m, n, k)
+}
+
+#[inline(always)]
+fn gemm_body(
     a: &[f32],
     b: &[f32],
     c: &mut [f32],

@@ -13,6 +13,13 @@ use crate::{ComposeWith, Layout, StaticLayout, StaticStructure};
 use std::fmt;
 
 /// A borrowed tensor: what views, slices and tiles are.
+///
+/// ```
+/// use strideweave::{layout, tensor::{Tensor, View}};
+/// let data = [1u8, 2, 3, 4];
+/// let v: View<'_, u8, _> = Tensor::new(&data[..], layout!((2,2):(2,1))).unwrap();
+/// assert_eq!(v[1], 3);
+/// ```
 pub type View<'a, T, L> = Tensor<&'a [T], L>;
 
 /// A writable borrowed tensor.

@@ -543,6 +543,16 @@ pub fn copy_if<
 }
 
 /// `dst[k] = f(src[k])` for every key `k` with `pred(k)` (a masked [`transform`]).
+///
+/// ```
+/// use strideweave::layout;
+/// use strideweave::tensor::{transform_if, Tensor};
+/// let src = [1.0f32, 2.0, 3.0, 4.0];
+/// let mut out = [0i32; 4];
+/// let l = layout!(4:1);
+/// transform_if(|k| k >= 2, &Tensor::new(&src[..], l).unwrap(), &mut Tensor::new(&mut out[..], l).unwrap(), |x| x as i32 * 10).unwrap();
+/// assert_eq!(out, [0, 0, 30, 40]);
+/// ```
 pub fn transform_if<
     S: Copy,
     D,

@@ -27,6 +27,12 @@ pub struct All;
 /// first mode fastest), or a tuple (up to 8 items, nested as the shape) of slice
 /// coordinates. Which items are [`All`] is part of the type, so slicing a static tensor
 /// gives a static layout; the integers may be run-time values.
+///
+/// ```
+/// use strideweave::tensor::{All, SliceSpec};
+/// fn kept<S: SliceSpec>(_: S) -> String { S::PATTERN.to_string() }
+/// assert_eq!(kept((All, (3, All))), "(1,(0,1))");   // 1 = kept, 0 = fixed
+/// ```
 pub trait SliceSpec: Copy {
     /// Whether this item is a single [`All`] or integer.
     #[doc(hidden)]
@@ -228,6 +234,13 @@ pub(crate) fn spec_notation(pattern: &IntTuple, values: &IntTuple) -> String {
 /// The layout kept by slicing static layout `L` with a coordinate of type `P`, computed
 /// by the compiler (the integers of `P` only move the origin). A coordinate that does not
 /// follow `L`'s hierarchy fails the build.
+///
+/// ```
+/// use strideweave::{layout_type, StaticLayout};
+/// use strideweave::tensor::{All, Sliced};
+/// type M = layout_type!((4,(2,3)):(1,(4,8)));
+/// assert_eq!(Sliced::<M, (usize, (All, usize))>::LAYOUT.to_string(), "2:4");
+/// ```
 pub struct Sliced<L, P>(PhantomData<fn() -> (L, P)>);
 
 impl<L: StaticLayout, P: SliceSpec + 'static> Sliced<L, P> {

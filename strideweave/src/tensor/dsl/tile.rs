@@ -21,12 +21,27 @@ pub const MAX_TILED_MODES: usize = 8;
 
 /// A tiler: one tile layout per leading mode of the tensor. Slices, arrays and `Vec`s of
 /// [`Layout`]s, and arrays of integers (`[4, 16]` is the tiler `[4:1, 16:1]`).
+///
+/// ```
+/// use strideweave::Layout;
+/// use strideweave::tensor::Tiler;
+/// let by_layouts = ["4:1".parse::<Layout>().unwrap(), "16:1".parse().unwrap()];
+/// assert_eq!([4u64, 16].tiles().unwrap().as_slice(), by_layouts.tiles().unwrap().as_slice());
+/// ```
 pub trait Tiler {
     /// The tile layouts.
     fn tiles(&self) -> Result<TileList, LayoutError>;
 }
 
 /// The tiles of a [`Tiler`], held inline.
+///
+/// ```
+/// use strideweave::Layout;
+/// use strideweave::tensor::TileList;
+/// let t = TileList::new(&["2:1".parse::<Layout>().unwrap()]).unwrap();
+/// assert_eq!(t.as_slice()[0].to_string(), "2:1");
+/// assert!(TileList::new(&[Layout::EMPTY; 9]).is_err());
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct TileList {
     tiles: [Layout; MAX_TILED_MODES],
@@ -352,6 +367,14 @@ pub fn local_tile<E: Engine, L: TensorLayout, K: IntoIntTuple>(
 }
 
 /// [`local_tile`], writable.
+///
+/// ```
+/// use strideweave::Layout;
+/// use strideweave::tensor::{fill, local_tile_mut, Tensor};
+/// let mut m = Tensor::new(vec![0u8; 16], "(4,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+/// fill(&mut local_tile_mut(&mut m, [2, 4], (1, 0)).unwrap(), 7);   // rows 2..4
+/// assert_eq!(m.data()[8..], [7; 8]);
+/// ```
 pub fn local_tile_mut<E: EngineMut, L: TensorLayout, K: IntoIntTuple>(
     t: &mut Tensor<E, L>,
     tiler: impl Tiler,
@@ -387,6 +410,14 @@ pub fn local_partition<'a, E: Engine, L: TensorLayout>(
 }
 
 /// [`local_partition`], writable.
+///
+/// ```
+/// use strideweave::Layout;
+/// use strideweave::tensor::{fill, local_partition_mut, Tensor};
+/// let mut v = Tensor::new(vec![0u8; 8], "8:1".parse::<Layout>().unwrap()).unwrap();
+/// fill(&mut local_partition_mut(&mut v, &"4:1".parse().unwrap(), 1).unwrap(), 1);
+/// assert_eq!(v.data(), &[0, 1, 0, 0, 0, 1, 0, 0]);                 // thread 1 of 4
+/// ```
 pub fn local_partition_mut<'a, E: EngineMut, L: TensorLayout>(
     t: &'a mut Tensor<E, L>,
     threads: &Layout,
@@ -588,6 +619,17 @@ pub struct Tiles<'a, T> {
 }
 
 /// [`Tiles`] handing out writable tiles.
+///
+/// ```
+/// use strideweave::Layout;
+/// use strideweave::tensor::{fill, Tensor};
+/// let mut data = vec![0u8; 16];
+/// let mut m = Tensor::new(&mut data[..], "(4,4):(1,4)".parse::<Layout>().unwrap()).unwrap();
+/// let mut tiles = m.tiles_mut([2, 2]).unwrap();
+/// fill(&mut tiles.tile_mut(3).unwrap(), 1);           // the bottom-right 2x2
+/// assert_eq!(data[10..12], [1, 1]);
+/// assert_eq!(data[14..16], [1, 1]);
+/// ```
 #[derive(Debug)]
 pub struct TilesMut<'a, T> {
     data: &'a mut [T],

@@ -185,3 +185,16 @@ fn tiling_errors_name_the_values() {
     assert!(e.message().contains("tile coordinate"), "{e}");
     assert!(t.tiles([4, 4]).unwrap().tile(4).is_err());
 }
+
+/// Robustness: a mode with no leaves (`()`) and a tile larger than it is tiled like a
+/// size-1 mode (its one coordinate 0 repeated over the tile), without panicking.
+#[test]
+fn an_empty_mode_tiles_without_panicking() {
+    let l = Layout::new(Shape::new((4, ())).unwrap(), Stride::new((1, ())).unwrap()).unwrap();
+    let data = [0u8; 4];
+    let t = Tensor::new(&data[..], l).unwrap();
+    let z = zipped_divide(&t, [2, 3]).unwrap();
+    assert_eq!(z.layout().to_string(), "((2,3),(2,1)):((1,0),(2,0))");
+    let id = IdentityTensor::new(&l.shape()).unwrap();
+    assert_eq!(id.tiles([2, 3]).unwrap().count(), 2);
+}

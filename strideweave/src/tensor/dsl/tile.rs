@@ -123,6 +123,10 @@ const fn padded_divide(ai: &Layout, t: &Layout) -> Result<Layout, CoreError> {
 /// keeps the stride of an extent-1 last mode, which coordinates need.
 const fn extend_last(ai: &Layout, size: u64) -> Result<Layout, CoreError> {
     let n = ai.leaf_count();
+    if n == 0 {
+        // an empty mode `()` has the one coordinate 0: continued, it stays at 0
+        return Layout::leaf(size, 0);
+    }
     let last = ai.leaf_extent(n - 1);
     let others = ai.size() / last;
     let mut r = Layout::EMPTY;

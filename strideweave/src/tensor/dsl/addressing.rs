@@ -4,6 +4,13 @@
 use crate::{Layout, StaticLayout, MAX_LEAVES};
 use std::marker::PhantomData;
 
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for crate::Layout {}
+    impl Sealed for &crate::Layout {}
+    impl<L: crate::StaticLayout> Sealed for L {}
+}
+
 /// A layout a [`Tensor`](super::Tensor) can address with: a runtime [`Layout`] or any
 /// [`StaticLayout`]. For static layouts every method reads compile-time constants, so
 /// a loop over keys folds to the arithmetic one would write by hand.
@@ -16,7 +23,10 @@ use std::marker::PhantomData;
 /// assert_eq!((s.size(), s.cosize(), s.offset(5)), (16, 16, 4 + 1));
 /// assert_eq!(r.offset(5), s.offset(5));
 /// ```
-pub trait TensorLayout: Copy {
+///
+/// The trait is sealed: tensors index their data without bounds checks on the strength
+/// of these answers, so only the library's own layouts implement it.
+pub trait TensorLayout: Copy + sealed::Sealed {
     /// The layout, when it is known at compile time (`None` for a runtime [`Layout`]).
     const STATIC: Option<Layout>;
     /// The layout as a runtime value.

@@ -227,3 +227,31 @@ fn leaf_coords(l: &Layout, mut k: u64) -> Vec<u64> {
         })
         .collect()
 }
+
+/// The `eval` calculator knows the layout-level `flatten`, `group`,
+/// `max_common_vector` and `max_common_layout`, with errors naming the values.
+#[test]
+fn eval_flatten_group_and_common_runs() {
+    use strideweave::eval::eval_line;
+    assert_eq!(
+        eval_line("flatten((2,(3,4)):(1,(10,100)))"),
+        "(2,3,4):(1,10,100)"
+    );
+    assert_eq!(
+        eval_line("group((2,3,4,5):(1,2,6,24), 1, 3)"),
+        "(2,(3,4),5):(1,(2,6),24)"
+    );
+    assert_eq!(
+        eval_line("max_common_vector((4,8):(8,1), (4,8):(16,1))"),
+        "8"
+    );
+    assert_eq!(
+        eval_line("max_common_layout((4,8):(8,1), (4,8):(8,1))"),
+        "(8,4):(4,1)"
+    );
+    let e = eval_line("group((2,3):(1,2), 1, 3)");
+    assert!(
+        e.starts_with("error: value:") && e.contains("group((2,3):(1,2), 1, 3)"),
+        "{e}"
+    );
+}

@@ -3,6 +3,17 @@
 //! with the layout algebra, and copied with whole contiguous runs where the layouts
 //! allow. See `docs/tensors.md` for a walk from a layout to a tiled kernel.
 
+/// `?` for `const fn`s: the error of a `Result`, or its value. Local (in scope in the
+/// modules below), so the tensor DSL depends only on the core's public API.
+macro_rules! tri {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        }
+    };
+}
+
 mod addressing;
 mod base;
 mod copy;

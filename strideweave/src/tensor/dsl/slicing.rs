@@ -1,7 +1,7 @@
 //! Slicing a tensor with CuTe's `_`: a coordinate in which [`All`] keeps a mode and an
 //! integer fixes it. The kept modes form the new layout; the fixed ones move the origin.
 
-use crate::error::{tri, CoreError, LayoutError};
+use crate::error::{CoreError, LayoutError};
 use crate::int_tuple::{IntTuple, Node};
 use crate::static_layout::static_common;
 use crate::{Layout, StaticLayout};

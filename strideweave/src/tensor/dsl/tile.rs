@@ -11,7 +11,7 @@ use super::addressing::TensorLayout;
 use super::base::Tensor;
 use super::copy::{Leaves, Walk};
 use super::engine::{Engine, EngineMut};
-use crate::error::{tri, CoreError, LayoutError};
+use crate::error::{CoreError, LayoutError};
 use crate::int_tuple::{IntTuple, IntoIntTuple, Node};
 use crate::ops::tiler_notation;
 use crate::{algebra, Coord, Layout, Shape};

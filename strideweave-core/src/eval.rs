@@ -415,6 +415,10 @@ pub const FUNCTIONS: &[&str] = &[
     "lex_less",
     "colex_less",
     "elem_less",
+    "flatten",
+    "group",
+    "max_common_vector",
+    "max_common_layout",
 ];
 
 fn arity(name: &str, args: &[Value], min: usize, max: usize) -> Result<(), LayoutError> {
@@ -789,6 +793,22 @@ pub(crate) fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
         "raked_product" => {
             let (x, y) = layout2(name)?;
             Value::Layout(x.raked_product(&y)?)
+        }
+        "flatten" => Value::Layout(layout1(name)?.flatten()),
+        "group" => {
+            arity(name, a, 3, 3)?;
+            let l = want_layout(name, 0, &a[0])?;
+            let (start, end) = (want_int(name, 1, &a[1])?, want_int(name, 2, &a[2])?);
+            let to_usize = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+            Value::Layout(l.group(to_usize(start), to_usize(end))?)
+        }
+        "max_common_vector" => {
+            let (x, y) = layout2(name)?;
+            int(x.max_common_vector(&y))
+        }
+        "max_common_layout" => {
+            let (x, y) = layout2(name)?;
+            Value::Layout(x.max_common_layout(&y))
         }
         _ => return call_more(name, a),
     })

@@ -23,6 +23,7 @@ pub mod static_layout;
 pub mod tensor;
 pub mod view;
 
+pub use static_layout::structure::StaticStructure;
 pub use static_layout::{IntTree, Static, StaticLayout, StaticTiler, C};
 pub use strideweave_core::{
     escape_controls, Basis, ComposeWith, ComposedLayout, Coord, CoordLayout, CoreError, ErrorKind,
@@ -30,6 +31,7 @@ pub use strideweave_core::{
     Swizzle, Tree, TreeItem, INJECTIVITY_SEARCH_STEPS, MAX_LEAVES, MAX_NODES,
 };
 pub use strideweave_macros::{coord, layout, layout_type, shape, stride};
+pub use tensor::Tensor;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

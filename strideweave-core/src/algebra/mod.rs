@@ -15,6 +15,7 @@ mod nullspace;
 mod ordered;
 mod product;
 mod recast;
+mod structure;
 mod tiler;
 pub(crate) use tiler::{by_mode_keeping, ModeOp};
 
@@ -32,6 +33,7 @@ pub use product::{
     blocked_product, logical_product, logical_product_tiler, raked_product, tile_to_shape,
 };
 pub use recast::{downcast, recast_layout, upcast};
+pub use structure::{flatten, group, max_common_layout, max_common_vector};
 
 use crate::error::{tri, CoreError};
 use crate::layout::mul;

@@ -35,6 +35,7 @@
 mod algebra;
 #[doc(hidden)]
 pub mod runtime;
+pub mod structure;
 mod swizzle;
 mod tree;
 

@@ -22,6 +22,7 @@
 mod binding;
 pub mod convert;
 mod dims;
+mod dsl;
 mod dtype;
 mod error;
 pub mod kernels;
@@ -31,6 +32,7 @@ mod spec;
 
 pub use binding::{AlignedBytes, RawInput, RawOutput};
 pub use dims::{Dims, MAX_RANK};
+pub use dsl::*;
 pub use dtype::DType;
 pub use error::{AdmissionError, Rule, TensorError};
 pub use kernels::cast_tess::{

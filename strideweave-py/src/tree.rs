@@ -60,6 +60,18 @@ impl PyNode {
             .map_err(|_| value_error(format!("Node.id({v}): a source id must be non-negative")))?;
         Ok(PyNodeId(id))
     }
+
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>, &'static str))> {
+        let getattr = slf.py().import("builtins")?.getattr("getattr")?;
+        let name = match *slf.get() {
+            PyNode::Leaf => "Leaf",
+            PyNode::Push => "Push",
+            PyNode::Pop => "Pop",
+        };
+        Ok((getattr, (slf.py().get_type::<PyNode>().into_any(), name)))
+    }
 }
 
 /// An identified leaf marker, made by `Node.id(n)`: a leaf that names source sublayout `n`.
@@ -72,6 +84,16 @@ pub struct PyNodeId(pub usize);
 
 #[pymethods]
 impl PyNodeId {
+    /// `NodeId(n)` is `Node.id(n)`.
+    #[new]
+    fn new(n: &Bound<'_, PyAny>) -> PyResult<Self> {
+        PyNode::id(n)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (usize,)) {
+        (slf.get_type().into_any(), (slf.get().0,))
+    }
+
     /// The source sublayout this leaf names.
     #[getter]
     fn id(&self) -> usize {
@@ -183,6 +205,12 @@ impl PyTree {
         let mut s = String::new();
         write_repr(&self.0, &mut s);
         s
+    }
+
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        Ok((slf.get_type().into_any(), slf.get().items(slf.py())?))
     }
 
     /// The `eval` notation, e.g. `tree(id(1),leaf,id(0))`.

@@ -6,6 +6,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyTuple};
 use strideweave::{Node, Tree, TreeItem};
 
+/// What `__reduce__` returns: a callable and its arguments.
+type Reduce<'py, A> = (Bound<'py, PyAny>, A);
+
 /// A recipe marker: a leaf, or the start (`Push`) or end (`Pop`) of a nested tuple.
 ///
 /// >>> Layout(Shape(2, [3, 4]), Stride(1, [2, 6])).profile
@@ -61,9 +64,10 @@ impl PyNode {
         Ok(PyNodeId(id))
     }
 
+    /// Pickles as `getattr(Node, name)`, so unpickling gives the class attribute back.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>, &'static str))> {
+    ) -> PyResult<Reduce<'py, (Bound<'py, PyAny>, &'static str)>> {
         let getattr = slf.py().import("builtins")?.getattr("getattr")?;
         let name = match *slf.get() {
             PyNode::Leaf => "Leaf",

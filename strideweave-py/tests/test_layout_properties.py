@@ -1,0 +1,255 @@
+"""Hypothesis property tests against brute force, mirroring the Rust suite's algebra
+laws (tests/algebra_laws.rs): indexing, composition, complement, division, coalesce and
+the inverses, all through the Python API, checked against a plain-Python evaluator."""
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from strideweave import Layout, Shape, Stride
+
+# --- strategies: hierarchical shapes with a size budget, and congruent strides ---------
+
+
+@st.composite
+def shape_trees(draw, budget=256, depth=0):
+    """A list of items, each an extent or a nested list, whose product is <= budget."""
+    items, size = [], 1
+    for _ in range(draw(st.integers(1, 3))):
+        if depth < 2 and draw(st.booleans()) and draw(st.booleans()):
+            sub = draw(shape_trees(budget=max(1, budget // size), depth=depth + 1))
+            items.append(sub)
+            size *= tree_size(sub)
+        else:
+            e = draw(st.integers(1, max(1, min(6, budget // size))))
+            items.append(e)
+            size *= e
+    return items
+
+
+def tree_size(t):
+    if isinstance(t, int):
+        return t
+    out = 1
+    for x in t:
+        out *= tree_size(x)
+    return out
+
+
+def leaves(t):
+    return [t] if isinstance(t, int) else [v for x in t for v in leaves(x)]
+
+
+def like(t, values):
+    """A tree of `t`'s structure holding `values` in depth-first order."""
+    it = iter(values)
+
+    def rec(x):
+        return next(it) if isinstance(x, int) else [rec(y) for y in x]
+
+    return rec(t)
+
+
+@st.composite
+def layouts(draw, budget=256):
+    """Any layout: random strides in 0..12 (collisions, holes, broadcasts)."""
+    shape = draw(shape_trees(budget=budget))
+    strides = draw(st.lists(st.integers(0, 12), min_size=len(leaves(shape)), max_size=len(leaves(shape))))
+    return Layout(Shape(shape), Stride(like(shape, strides)))
+
+
+@st.composite
+def chain_layouts(draw, budget=256):
+    """Injective layouts whose sorted strides chain (each a multiple of the span below)."""
+    shape = draw(shape_trees(budget=budget))
+    ext = leaves(shape)
+    order = draw(st.permutations(range(len(ext))))
+    strides, span = [0] * len(ext), 1
+    for k in order:
+        span *= draw(st.integers(1, 3))
+        strides[k] = span
+        span *= ext[k]
+    return Layout(Shape(shape), Stride(like(shape, strides)))
+
+
+# --- the oracle --------------------------------------------------------------------------
+
+
+def flat(lay):
+    return lay.shape.leaves, lay.stride.leaves
+
+
+def brute(lay, i):
+    """The spec's function on an integer key: mixed radix, first leaf fastest."""
+    ext, dst = flat(lay)
+    idx = 0
+    for e, d in zip(ext, dst):
+        idx += (i % e) * d
+        i //= e
+    return idx
+
+
+def image(lay):
+    return [brute(lay, i) for i in range(lay.size)]
+
+
+def injective(values):
+    return len(set(values)) == len(values)
+
+
+def hierarchical(shape, i):
+    """The nested coordinate of integer key `i` in the hierarchy of `shape` (a Shape)."""
+
+    def rec(t, i):
+        if isinstance(t, int):
+            return i % t, i // t
+        out = []
+        for x in t:
+            c, i = rec(x, i)
+            out.append(c)
+        return out, i
+
+    tree = like_shape(shape)
+    coord, _ = rec(tree, i)
+    return coord
+
+
+def like_shape(shape):
+    """A Shape as nested Python lists (its items, recursively)."""
+    if shape.rank == 1 and shape.depth == 0:
+        return shape.leaves[0]
+    return [like_shape(shape[k]) for k in range(shape.rank)]
+
+
+# --- indexing ------------------------------------------------------------------------------
+
+
+@given(layouts(budget=512))
+def test_indexing_is_the_sum_of_leaf_coordinates_times_strides(lay):
+    """Every indexing form returns sum(c_k * d_k); keys outside the domain raise."""
+    for i in range(lay.size):
+        want = brute(lay, i)
+        assert lay(i) == want
+        assert Layout.get_index(lay, i) == want
+        if lay.rank > 1 or lay.depth > 0:
+            assert lay(hierarchical(lay.shape, i)) == want
+    with pytest.raises(ValueError, match="outside the shape domain"):
+        lay(lay.size)
+    assert lay.cosize == max(image(lay)) + 1
+
+
+@given(layouts(budget=512))
+def test_is_injective_matches_brute_force(lay):
+    assert lay.is_injective == injective(image(lay))
+
+
+# --- composition ---------------------------------------------------------------------------
+
+
+@given(layouts(budget=1024), layouts(budget=128))
+def test_compose_is_function_composition(a, b):
+    """compose(A, B)(i) == A(B(i)) for every i < size(B) where B(i) is in A's domain;
+    otherwise a ValueError naming a divisibility or overlap condition."""
+    try:
+        r = a.compose(b)
+    except ValueError as e:
+        assert any(w in str(e) for w in ("divisibility", "overlap", "overflow")), str(e)
+        assert a.can_compose(b) is False
+        return
+    assert a.can_compose(b) is True
+    assert r.size == b.size
+    for i in range(b.size):
+        j = brute(b, i)
+        if j < a.size:
+            assert r(i) == brute(a, j), (a, b, r, i)
+
+
+@given(layouts(budget=1024), st.lists(st.integers(1, 6), min_size=1, max_size=3))
+def test_compose_with_tiler_is_by_mode_and_keeps_trailing_modes(a, sizes):
+    sizes = sizes[: a.rank]
+    tiles = [Layout(Shape(s)) for s in sizes]
+    try:
+        r = a.compose(tiles)
+    except ValueError:
+        return
+    assert r == a.compose(tuple(tiles)) == a.compose(Shape(sizes))
+    for m, t in enumerate(tiles):
+        assert r[m] == a[m].compose(t)
+    for m in range(len(tiles), a.rank):
+        assert r[m] == a[m]
+
+
+# --- complement ----------------------------------------------------------------------------
+
+
+@given(layouts(budget=256), st.integers(0, 64))
+def test_complement_is_disjoint_and_fails_only_for_overlap_or_loose_chains(lay, extra):
+    m = lay.size + extra
+    inj = injective(image(lay))
+    try:
+        c = lay.complement(m)
+    except ValueError as e:
+        if not inj:
+            assert "self-overlap" in str(e)
+        else:
+            assert "do not chain" in str(e), str(e)
+        return
+    assert inj
+    both = [x + y for x in image(lay) for y in image(c)]
+    assert injective(both), (lay, c)
+
+
+@given(chain_layouts(budget=256), st.integers(1, 4))
+def test_complement_of_a_chain_tiles_the_cotarget(lay, factor):
+    span = max([e * d for e, d in zip(*flat(lay)) if e > 1], default=1)
+    m = span * factor
+    assume(m <= 8192)
+    c = lay.complement(m)
+    assert lay.size * c.size == m
+    assert sorted(x + y for x in image(lay) for y in image(c)) == list(range(m))
+
+
+# --- division, coalesce, inverses ----------------------------------------------------------
+
+
+@given(layouts(budget=1024), chain_layouts(budget=64))
+def test_divide_is_compose_with_tile_and_complement(a, b):
+    try:
+        d = a.divide(b)
+    except ValueError:
+        return
+    c = b.complement(a.size)
+    tile_and_rest = Layout(f"({b.shape},{c.shape}):({b.stride},{c.stride})")
+    assert d.rank == 2 and d[0].size == b.size
+    assert image(d) == image(a.compose(tile_and_rest))
+    for i in range(tile_and_rest.size):
+        j = brute(tile_and_rest, i)
+        if j < a.size:
+            assert d(i) == brute(a, j)
+
+
+@given(layouts(budget=1024))
+def test_coalesce_keeps_the_function(lay):
+    c = lay.coalesce()
+    assert c.size == lay.size
+    assert image(c) == image(lay)
+    assert c.depth <= 1
+
+
+@given(layouts(budget=512))
+def test_right_inverse_inverts_on_its_domain(lay):
+    r = lay.right_inverse()
+    for i in range(r.size):
+        assert lay(r(i)) == i
+
+
+@given(layouts(budget=512))
+def test_left_inverse_exists_exactly_for_chainable_injective_layouts(lay):
+    try:
+        inv = lay.left_inverse()
+    except ValueError as e:
+        assert (not injective(image(lay))) == ("self-overlap" in str(e)), str(e)
+        return
+    assert injective(image(lay))
+    for i in range(lay.size):
+        assert inv(lay(i)) == i

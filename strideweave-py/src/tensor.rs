@@ -271,7 +271,7 @@ fn spec_list(obj: &Bound<'_, PyAny>) -> PyResult<Vec<TensorSpec>> {
 /// >>> prepare(Op.Cast, ["f32[3,2] strided(8,12)"], ["bf16[3,2]"])
 /// Traceback (most recent call last):
 ///   ...
-/// strideweave.TensorError: overlapping-strides: cast: input stride 8 of axis 0 is below the span 12 of the faster axes (conservative non-overlap rule)
+/// strideweave.TensorError: overlapping-strides: cast: input stride 12 of axis 1 is below the span 20 of the faster axes (conservative non-overlap rule)
 #[pyfunction]
 pub fn prepare(
     py: Python<'_>,

@@ -101,3 +101,12 @@ def test_public_classes_and_functions_have_docstrings():
         obj = getattr(strideweave, name)
         if inspect.isclass(obj) or inspect.isfunction(obj) or inspect.isbuiltin(obj):
             assert (obj.__doc__ or "").strip(), name
+
+
+def test_the_user_guide_examples_run():
+    """docs/python.md: every `>>>` example prints what the page says."""
+    guide = pathlib.Path(__file__).resolve().parents[2] / "docs" / "python.md"
+    if not guide.exists():
+        pytest.skip("docs/python.md is not beside this checkout")
+    failures, tried = doctest.testfile(str(guide), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert tried > 10 and failures == 0

@@ -6,7 +6,7 @@
 use crate::errors::{layout_err, type_error, type_name, value_error};
 use crate::int_tree::{PyShape, PyStride};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyString, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyInt, PyList, PyString, PyTuple};
 use strideweave::{CoreError, IntTuple, LayoutError, Node, MAX_NODES};
 
 /// What an integer tree is built for: decides which values are rejected and how.
@@ -35,19 +35,26 @@ impl Role {
 /// An integer as `u64`, `None` for a non-integer; errors for negative or too large ones.
 /// Integers are anything with `__index__` (Python `int`, `bool`, NumPy integers).
 pub(crate) fn index_value(obj: &Bound<'_, PyAny>, role: Role) -> PyResult<Option<u64>> {
+    // Fast paths first: a Python int, or a list/tuple (never an integer); only other
+    // objects are asked for `__index__`, which costs an attribute lookup.
+    let is_int = obj.is_instance_of::<PyInt>();
+    if !is_int
+        && (obj.is_instance_of::<PyList>()
+            || obj.is_instance_of::<PyTuple>()
+            || !obj.hasattr("__index__")?)
+    {
+        return Ok(None);
+    }
     if let Ok(v) = obj.extract::<u64>() {
         return Ok(Some(v));
     }
     if let Ok(v) = obj.extract::<i64>() {
         return Err(role.negative(v));
     }
-    if obj.hasattr("__index__")? {
-        let text = obj.str().map(|s| s.to_string()).unwrap_or_default();
-        return Err(value_error(format!(
-            "integer {text} does not fit in 64 bits"
-        )));
-    }
-    Ok(None)
+    let text = obj.str().map(|s| s.to_string()).unwrap_or_default();
+    Err(value_error(format!(
+        "integer {text} does not fit in 64 bits"
+    )))
 }
 
 fn core(e: CoreError) -> PyErr {
@@ -91,6 +98,16 @@ fn write_items(
         || obj.cast::<crate::layout::PyLayout>().is_ok()
     {
         return Err(not_a_tree_item(obj));
+    }
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        return t
+            .iter()
+            .try_for_each(|item| write_item(&item, out, role, depth));
+    }
+    if let Ok(l) = obj.cast::<PyList>() {
+        return l
+            .iter()
+            .try_for_each(|item| write_item(&item, out, role, depth));
     }
     let iter = obj.try_iter().map_err(|_| not_a_tree_item(obj))?;
     for item in iter {

@@ -110,3 +110,16 @@ def test_the_user_guide_examples_run():
         pytest.skip("docs/python.md is not beside this checkout")
     failures, tried = doctest.testfile(str(guide), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert tried > 10 and failures == 0
+
+
+@pytest.mark.parametrize("readme", ["README.md", "strideweave-py/README.md"])
+def test_readme_python_examples_run(readme):
+    path = pathlib.Path(__file__).resolve().parents[2] / readme
+    if not path.exists():
+        pytest.skip(f"{readme} is not beside this checkout")
+    import re
+
+    blocks = re.findall(r"```python\n(.*?)```", path.read_text(), re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, readme, "exec"), {})

@@ -117,7 +117,12 @@ impl Borrowed {
                     "{port}: the buffer has a negative stride {s}; pass a view with non-negative strides"
                 ))
             })?;
-            let n = usize::try_from(n).unwrap_or(0);
+            // Extents are positive here (a zero one returned above); a negative one would
+            // be a broken exporter.
+            let n = usize::try_from(n)
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| value_error(format!("{port}: the buffer has extent {n}")))?;
             span = (n - 1)
                 .checked_mul(s)
                 .and_then(|t| t.checked_add(span))

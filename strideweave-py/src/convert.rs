@@ -18,6 +18,8 @@ pub(crate) enum Role {
     Stride,
     /// A coordinate or linear key: non-negative (a negative one is outside the domain).
     Coord,
+    /// The cotarget of a complement: a positive bound.
+    Cotarget,
 }
 
 impl Role {
@@ -28,6 +30,7 @@ impl Role {
             Role::Coord => value_error(format!(
                 "coordinate {v} is negative: the key is outside the shape domain"
             )),
+            Role::Cotarget => value_error(format!("complement: cotarget {v} is negative")),
         }
     }
 }

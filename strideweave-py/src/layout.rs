@@ -374,7 +374,7 @@ impl PyLayout {
     fn complement(&self, cotarget: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let m = match cotarget {
             None => self.0.cosize(),
-            Some(c) => crate::convert::index_value(c, Role::Shape)?.ok_or_else(|| {
+            Some(c) => crate::convert::index_value(c, Role::Cotarget)?.ok_or_else(|| {
                 type_error(format!(
                     "complement: cotarget must be an integer, not {}",
                     type_name(c)

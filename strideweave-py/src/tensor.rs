@@ -335,10 +335,12 @@ impl PyPlan {
             }
             Ok::<_, PyErr>(out)
         };
-        let ins = borrow(inputs, false, "input")?;
-        let outs = borrow(outputs, true, "output")?;
-        let ins: Vec<(usize, usize)> = ins.iter().map(|b| (b.addr, b.span)).collect::<Vec<_>>();
-        let outs_raw: Vec<(usize, usize)> = outs.iter().map(|b| (b.addr, b.span)).collect();
+        // The borrowed views live (and keep their exporters locked) until the end of
+        // this call; the detached closure only sees plain addresses and lengths.
+        let in_views = borrow(inputs, false, "input")?;
+        let out_views = borrow(outputs, true, "output")?;
+        let ins: Vec<(usize, usize)> = in_views.iter().map(|b| (b.addr, b.span)).collect();
+        let outs_raw: Vec<(usize, usize)> = out_views.iter().map(|b| (b.addr, b.span)).collect();
         let plan = &self.0;
         let result = py.detach(|| {
             let i: Vec<RawInput> = ins
@@ -358,7 +360,7 @@ impl PyPlan {
             // these buffers from another thread during the call.
             unsafe { plan.run_raw(&i, &o) }
         });
-        drop(outs);
+        drop((in_views, out_views));
         result.map_err(|e| tensor_err(py, e))
     }
 

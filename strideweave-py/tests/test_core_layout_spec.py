@@ -581,3 +581,44 @@ def test_values_compare_by_value_across_kinds():
     assert Shape(2, 3) != Stride(2, 3)
     assert L(4, 1) == Layout("4:1") == Layout(Shape(4))
     assert Layout(Shape(2, 3)) == L([2, 3], [1, 2])
+
+
+# --- Hostile inputs: clear errors, bounded work, no crash --------------------------------
+
+
+def test_integers_beyond_64_bits_are_value_errors():
+    with pytest.raises(ValueError, match="64 bits"):
+        Shape(2**64)
+    with pytest.raises(ValueError, match="64 bits"):
+        L(4, 1)(2**70)
+
+
+def test_capacity_limits_stop_unbounded_inputs():
+    import itertools
+
+    with pytest.raises(ValueError, match="leaves"):
+        Shape(itertools.count(1))  # an endless iterable stops at the capacity
+    selfref = []
+    selfref.append(selfref)
+    with pytest.raises(ValueError, match="nodes"):
+        Shape(selfref)  # a self-referencing list stops at the nesting bound
+    deep = 1
+    for _ in range(200):
+        deep = [deep]
+    with pytest.raises(ValueError):
+        Shape(deep)
+
+
+def test_size_overflow_is_a_value_error():
+    with pytest.raises(ValueError, match="overflow"):
+        Layout(Shape(2**32, 2**32))
+    with pytest.raises(ValueError, match="overflow"):
+        Shape(2**32, 2**32).size
+
+
+def test_numpy_style_integers_are_accepted():
+    np = pytest.importorskip("numpy")
+    lay = L([3, 4], [2, 10])
+    assert lay(np.int64(5)) == 14 and lay([np.int32(2), np.uint8(1)]) == 14
+    assert Shape(np.int64(3), [np.int16(4)]) == Shape(3, [4])
+    assert Node.id(np.int64(2)) == Node.id(2)

@@ -195,6 +195,24 @@ impl PyLayout {
         self.0.rank()
     }
 
+    /// Top-level mode `i`, hierarchy kept (the Rust name of `layout[i]`).
+    fn get(&self, i: i64) -> PyResult<Self> {
+        let i = usize::try_from(i)
+            .map_err(|_| value_error(format!("get({}, {i}): mode {i} is negative", self.0)))?;
+        layout(self.0.get(i))
+    }
+
+    /// Top-level modes `start..end` (the Rust name of `layout[start:end]`).
+    fn slice(&self, start: i64, end: i64) -> PyResult<Self> {
+        let (s, e) = usize::try_from(start)
+            .ok()
+            .zip(usize::try_from(end).ok())
+            .ok_or_else(|| {
+                value_error(format!("get({}, {start}, {end}): negative mode", self.0))
+            })?;
+        layout(self.0.slice(s, e))
+    }
+
     /// The shape tree.
     #[getter]
     fn shape(&self) -> PyShape {

@@ -6,6 +6,7 @@
 mod buffer;
 mod convert;
 mod errors;
+mod eval;
 mod int_tree;
 mod layout;
 mod tensor;
@@ -26,6 +27,7 @@ fn _strideweave(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tensor::PyPortRequirement>()?;
     m.add_class::<tensor::PyPlan>()?;
     m.add_function(wrap_pyfunction!(tensor::prepare, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::eval, m)?)?;
     m.add("TensorError", m.py().get_type::<errors::TensorError>())?;
     m.add("MAX_LEAVES", strideweave::MAX_LEAVES)?;
     m.add("MAX_NODES", strideweave::MAX_NODES)?;

@@ -622,3 +622,47 @@ def test_numpy_style_integers_are_accepted():
     assert lay(np.int64(5)) == 14 and lay([np.int32(2), np.uint8(1)]) == 14
     assert Shape(np.int64(3), [np.int16(4)]) == Shape(3, [4])
     assert Node.id(np.int64(2)) == Node.id(2)
+
+
+# --- The rest of the Rust API, under its Rust names ---------------------------------------
+
+
+def test_rust_names_get_and_slice_match_indexing():
+    lay = L([2, [3, 4], 5], [1, [2, 6], 24])
+    assert lay.get(1) == lay[1] and lay.slice(1, 3) == lay[1:3]
+    with pytest.raises(ValueError):
+        lay.get(3)
+    with pytest.raises(ValueError):
+        lay.get(-1)
+    with pytest.raises(ValueError):
+        lay.slice(2, 1)
+
+
+def test_products_inverses_filter_and_tiled_divide():
+    assert Layout("(2,2):(2,1)").blocked_product(Layout("(2,3):(3,1)")) == Layout("((2,2),(2,3)):((2,12),(1,4))")
+    a, b = Layout("(2,2):(2,1)"), Layout("(2,3):(3,1)")
+    raked = a.raked_product(b)
+    assert raked.size == 24 and raked.is_injective
+    assert Layout("(2,2):(1,2)").logical_product([Layout("3:1"), Layout("2:1")]).size == 24
+    assert Layout("(4,2,3):(0,1,2)").filter() == Layout("6:1")
+    assert Layout("(8,8):(8,1)").tiled_divide([Layout("2:1"), Layout("4:1")]) == Layout("((2,4),4,2):((8,1),16,4)")
+    inv = Layout("(4,2):(2,1)").left_inverse()
+    assert [inv(Layout("(4,2):(2,1)")(i)) for i in range(8)] == list(range(8))
+    with pytest.raises(ValueError, match="self-overlap"):
+        Layout("(4,2):(1,1)").left_inverse()
+
+
+def test_eval_runs_the_calculator_language():
+    from strideweave import eval as sw_eval
+
+    assert sw_eval("compose(20:2, (5,4):(4,1))") == L([5, 4], [8, 2])
+    assert sw_eval("index((2,(3,4)):(1,(10,100)), (1,(2,3)))") == 321
+    assert sw_eval("shape((2,(3,4)):(1,(2,6)))") == (2, (3, 4))
+    assert sw_eval("[2:1,4:1]") == [L(2, 1), L(4, 1)]
+    assert sw_eval("profile((2,(3,4)):(1,(2,6)))") == [Node.Leaf, Node.Push, Node.Leaf, Node.Leaf, Node.Pop]
+    assert sw_eval("is_injective((4,2):(1,1))") is False
+    assert sw_eval("uniform_preimage_extent((2,2):(1,1), (3))") is None
+    with pytest.raises(ValueError):
+        sw_eval("compose((4,6):(1,5), 6:1)")
+    with pytest.raises(ValueError):
+        sw_eval("compose((4,6")

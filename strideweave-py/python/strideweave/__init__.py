@@ -30,6 +30,7 @@ from ._strideweave import (
     TensorError,
     TensorSpec,
     Tree,
+    eval,
     prepare,
 )
 from ._numpy import numpy_dtype, pack, spec_of, unpack
@@ -48,6 +49,7 @@ __all__ = [
     "TensorError",
     "TensorSpec",
     "Tree",
+    "eval",
     "numpy_dtype",
     "pack",
     "prepare",
@@ -55,5 +57,3 @@ __all__ = [
     "unpack",
 ]
 
-# The native classes report the package as their module, so that pickles, reprs and
-# documentation name `strideweave.Layout` rather than the private extension module.

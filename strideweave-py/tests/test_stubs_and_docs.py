@@ -123,3 +123,7 @@ def test_readme_python_examples_run(readme):
     assert blocks
     for block in blocks:
         exec(compile(block, readme, "exec"), {})
+
+
+def test_version_is_the_crate_version():
+    assert strideweave.__version__.count(".") == 2

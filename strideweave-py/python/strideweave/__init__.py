@@ -35,6 +35,13 @@ from ._strideweave import (
 )
 from ._numpy import numpy_dtype, pack, spec_of, unpack
 
+try:
+    from importlib.metadata import version as _version
+
+    __version__ = _version("strideweave")
+except Exception:  # pragma: no cover - running from a source tree without metadata
+    __version__ = "unknown"
+
 __all__ = [
     "MAX_LEAVES",
     "MAX_NODES",

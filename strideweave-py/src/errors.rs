@@ -33,7 +33,7 @@ pub(crate) fn tensor_err(py: Python<'_>, e: strideweave::tensor::TensorError) ->
 }
 
 /// A core result as a Python result.
-pub(crate) fn py<T>(r: Result<T, LayoutError>) -> PyResult<T> {
+pub(crate) fn checked<T>(r: Result<T, LayoutError>) -> PyResult<T> {
     r.map_err(layout_err)
 }
 
@@ -57,5 +57,5 @@ pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
 
 /// A layout result as a Python `Layout`.
 pub(crate) fn layout(r: Result<Layout, LayoutError>) -> PyResult<crate::layout::PyLayout> {
-    py(r).map(crate::layout::PyLayout)
+    checked(r).map(crate::layout::PyLayout)
 }

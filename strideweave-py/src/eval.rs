@@ -1,7 +1,7 @@
 //! `strideweave.eval(text)`: the `eval` calculator's language, evaluated by the core, its
 //! values returned as Python values.
 
-use crate::errors::py as checked;
+use crate::errors::checked;
 use crate::layout::PyLayout;
 use crate::tree::{PyNode, PyTree};
 use pyo3::prelude::*;

@@ -3,7 +3,7 @@
 //! (`Shape("(2,(3,4))")`), indexed by mode with `[i]` or `[start:stop]`.
 
 use crate::convert::{mode_index, mode_range, tree_from_args, Role};
-use crate::errors::{py, type_error};
+use crate::errors::{checked, type_error};
 use crate::tree::PyNode;
 use pyo3::prelude::*;
 use pyo3::types::{PySlice, PyString, PyTuple};
@@ -23,10 +23,10 @@ macro_rules! int_tree_class {
             fn new(items: &Bound<'_, PyTuple>) -> PyResult<Self> {
                 if items.len() == 1 {
                     if let Ok(text) = items.get_item(0)?.cast::<PyString>() {
-                        return py(text.to_cow()?.parse::<$rust>()).map($py);
+                        return checked(text.to_cow()?.parse::<$rust>()).map($py);
                     }
                 }
-                py($rust::from_tuple(tree_from_args(items, $role)?)).map($py)
+                checked($rust::from_tuple(tree_from_args(items, $role)?)).map($py)
             }
 
             /// Number of top-level modes (`len(value)` too).
@@ -57,15 +57,23 @@ macro_rules! int_tree_class {
                 self.0.rank()
             }
 
+            /// The top-level modes, in order.
+            fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+                let modes = (0..self.0.rank())
+                    .map(|i| checked(self.0.get(i)).map($py))
+                    .collect::<PyResult<Vec<_>>>()?;
+                pyo3::types::PyList::new(py, modes)?.as_any().try_iter()
+            }
+
             /// Mode `key` (an integer, negative from the end) or the modes of a unit-step
             /// slice, as the same kind of value, hierarchy kept.
             fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<Self> {
                 if let Ok(slice) = key.cast::<PySlice>() {
                     let (start, stop) = mode_range(slice, self.0.rank())?;
-                    return py(self.0.slice(start, stop)).map($py);
+                    return checked(self.0.slice(start, stop)).map($py);
                 }
                 match key.extract::<isize>() {
-                    Ok(i) => py(self.0.get(mode_index(i, self.0.rank())?)).map($py),
+                    Ok(i) => checked(self.0.get(mode_index(i, self.0.rank())?)).map($py),
                     Err(_) => Err(type_error(format!(
                         "{} indices must be integers or slices, not {}",
                         $name,

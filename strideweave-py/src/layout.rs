@@ -3,7 +3,7 @@
 //! adding an operation is one short method here (and one line in the `.pyi` stubs).
 
 use crate::convert::{mode_index, mode_range, tree_from_value, Role};
-use crate::errors::{layout, py, type_error, type_name, value_error};
+use crate::errors::{checked, layout, type_error, type_name, value_error};
 use crate::int_tree::{PyShape, PyStride};
 use crate::tree::{is_integer, order_entries, PyNode, PyTree};
 use pyo3::prelude::*;
@@ -89,16 +89,16 @@ fn layout_arg(op: &str, obj: &Bound<'_, PyAny>) -> PyResult<Layout> {
 /// A coordinate key: an integer (expanded first mode fastest) or a nested iterable that
 /// follows the shape's hierarchy, with an integer allowed for any sub-tree.
 fn coord(key: &Bound<'_, PyAny>) -> PyResult<Coord> {
-    py(Coord::from_tuple(tree_from_value(key, Role::Coord)?))
+    checked(Coord::from_tuple(tree_from_value(key, Role::Coord)?))
 }
 
 impl PyLayout {
     fn index_key(&self, key: &Bound<'_, PyAny>) -> PyResult<u64> {
-        py(self.0.index(&coord(key)?))
+        checked(self.0.index(&coord(key)?))
     }
 
     fn grid(&self, max_cells: u64) -> PyResult<Grid> {
-        py(Grid::new(&self.0, ColorBy::Index, max_cells))
+        checked(Grid::new(&self.0, ColorBy::Index, max_cells))
     }
 }
 
@@ -193,6 +193,14 @@ impl PyLayout {
 
     fn __len__(&self) -> usize {
         self.0.rank()
+    }
+
+    /// The top-level modes, in order.
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+        let modes = (0..self.0.rank())
+            .map(|i| layout(self.0.get(i)))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, modes)?.as_any().try_iter()
     }
 
     /// Top-level mode `i`, hierarchy kept (the Rust name of `layout[i]`).
@@ -362,7 +370,7 @@ impl PyLayout {
             return layout(self.0.compose(&s));
         }
         if is_integer(b)? {
-            let s = py(Shape::from_tuple(tree_from_value(b, Role::Shape)?))?;
+            let s = checked(Shape::from_tuple(tree_from_value(b, Role::Shape)?))?;
             return layout(self.0.compose(&s));
         }
         match as_tiler("compose", b)? {

@@ -1,7 +1,7 @@
 //! The spec's tree markers: `Node.Leaf`/`Node.Push`/`Node.Pop`, identified leaves
 //! `Node.id(n)`, and `Tree(*items)`, which drives `Layout.rearrange`.
 
-use crate::errors::{py, type_error, type_name, value_error};
+use crate::errors::{checked, type_error, type_name, value_error};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyTuple};
 use strideweave::{Node, Tree, TreeItem};
@@ -124,7 +124,7 @@ pub struct PyTree(pub Tree);
 fn tree_item(obj: &Bound<'_, PyAny>) -> PyResult<TreeItem> {
     if let Ok(n) = obj.cast::<PyNode>() {
         // The core's rule: only `Leaf` is an item (its error names the others).
-        let single = py(Tree::new([Node::from(*n.get())]))?;
+        let single = checked(Tree::new([Node::from(*n.get())]))?;
         return Ok(single.items()[0].clone());
     }
     if let Ok(id) = obj.cast::<PyNodeId>() {
@@ -168,7 +168,7 @@ impl PyTree {
             .iter()
             .map(|it| tree_item(&it))
             .collect::<PyResult<Vec<_>>>()?;
-        py(Tree::new(items)).map(PyTree)
+        checked(Tree::new(items)).map(PyTree)
     }
 
     /// The recipe of public markers; identified leaves appear as `Node.Leaf`.

@@ -127,3 +127,18 @@ def test_readme_python_examples_run(readme):
 
 def test_version_is_the_crate_version():
     assert strideweave.__version__.count(".") == 2
+
+
+def test_stubs_pass_mypy_stubtest():
+    """mypy's stubtest compares the `.pyi` stubs with the runtime signatures."""
+    pytest.importorskip("mypy")
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "strideweave._strideweave", "strideweave._numpy"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr

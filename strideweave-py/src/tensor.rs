@@ -10,6 +10,8 @@ use strideweave::tensor::{
     prepare as core_prepare, Op, Plan, PortRequirement, RawInput, RawOutput,
 };
 use strideweave::tensor::{DType, TensorSpec};
+use strideweave::view::RENDER_MAX_CELLS;
+use strideweave::view::{placement_picture, render_svg, PlacementOptions, SvgOptions};
 
 /// A logical tensor (dims, dtype) and how it lies in bytes (its placement), in the text
 /// form `DTYPE[D0,D1,...] PLACEMENT`.
@@ -113,6 +115,25 @@ impl PyTensorSpec {
         self.0
             .byte_offset(&coord, byte)
             .map_err(|e| tensor_err(py, e))
+    }
+
+    /// An SVG picture of where the elements lie: each cell is a logical element labelled
+    /// with its byte offset, tiles coloured (`strideweave render --placement`).
+    /// `row_axes` leading axes make the rows (default: all but the last). `ValueError`
+    /// for more than 16384 elements.
+    #[pyo3(signature = (row_axes = None))]
+    fn svg(&self, row_axes: Option<usize>) -> PyResult<String> {
+        let opts = PlacementOptions {
+            row_axes,
+            max_cells: RENDER_MAX_CELLS,
+        };
+        let picture = crate::errors::checked(placement_picture(&self.0, &opts))?;
+        Ok(render_svg(&picture, &SvgOptions::default()))
+    }
+
+    /// Jupyter's picture hook: the placement picture, or `None` when too large.
+    fn _repr_svg_(&self) -> Option<String> {
+        self.svg(None).ok()
     }
 
     fn __str__(&self) -> String {

@@ -37,3 +37,18 @@ def test_too_large_layouts_fall_back_to_text():
     with pytest.raises(ValueError, match="more than the 16384"):
         big.svg()
     assert "size       65536" in big.show()
+
+
+def test_tensor_spec_draws_its_placement():
+    from strideweave import TensorSpec
+
+    spec = TensorSpec("bf16[1,5,7,20] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)")
+    svg = spec._repr_svg_()
+    assert svg.count('class="cell"') == 5 * 7 * 20
+    offsets = {int(x) for x in re.findall(r'class="label"[^>]*>(\d+)<', svg)}
+    assert offsets == {spec.byte_offset([0, h, w, c]) for h in range(5) for w in range(7) for c in range(20)}
+    assert spec.svg(row_axes=2).count('class="cell"') == 700
+    big = TensorSpec("f32[256,256]")
+    assert big._repr_svg_() is None
+    with pytest.raises(ValueError):
+        big.svg()

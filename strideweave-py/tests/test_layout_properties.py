@@ -2,6 +2,8 @@
 laws (tests/algebra_laws.rs): indexing, composition, complement, division, coalesce and
 the inverses, all through the Python API, checked against a plain-Python evaluator."""
 
+import math
+
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -253,3 +255,74 @@ def test_left_inverse_exists_exactly_for_chainable_injective_layouts(lay):
     assert injective(image(lay))
     for i in range(lay.size):
         assert inv(lay(i)) == i
+
+
+# --- structure: rearrange, permute, broadcast, uniform preimage ----------------------------
+
+
+@given(layouts(budget=512), st.randoms(use_true_random=False))
+def test_rearrange_moves_leaves_by_id(lay, rnd):
+    """Output Tree(Node.id(p0), ..., Node.Leaf, ...) places leaf p_j of the source at
+    position j and 1:0 at each plain leaf; the function on the kept leaves is unchanged."""
+    from strideweave import Node, Tree
+
+    ext, dst = flat(lay)
+    order = list(range(len(ext)))
+    rnd.shuffle(order)
+    items = [Node.id(k) for k in order]
+    at = rnd.randrange(len(items) + 1)
+    items.insert(at, Node.Leaf)
+    got = lay.rearrange(Tree(*items))
+    want_ext = [ext[k] for k in order]
+    want_dst = [dst[k] for k in order]
+    want_ext.insert(at, 1)
+    want_dst.insert(at, 0)
+    assert got.shape.leaves == want_ext and got.stride.leaves == want_dst
+    assert sorted(image(got)) == sorted(image(lay))
+
+
+@given(layouts(budget=512), st.randoms(use_true_random=False))
+def test_permute_then_inverse_is_the_identity(lay, rnd):
+    order = list(range(lay.rank))
+    rnd.shuffle(order)
+    inverse = [order.index(j) for j in range(lay.rank)]
+    p = lay.permute(order)
+    assert [p[j] for j in range(lay.rank)] == [lay[order[j]] for j in range(lay.rank)]
+    assert p.permute(inverse) == lay
+
+
+@given(layouts(budget=256), st.integers(1, 64))
+def test_uniform_preimage_extent_matches_brute_force_counts(lay, n):
+    """k is returned exactly when every target index in [0, n) has k preimages and no
+    coordinate maps outside; None otherwise."""
+    counts = [0] * n
+    inside = True
+    for j in image(lay):
+        if j < n:
+            counts[j] += 1
+        else:
+            inside = False
+    uniform = inside and len(set(counts)) == 1 and counts[0] > 0
+    got = lay.uniform_preimage_extent(Shape(n))
+    assert got == (counts[0] if uniform else None), (lay, n, counts)
+
+
+@given(shape_trees(budget=256), st.data())
+def test_broadcast_widens_exactly_the_extent_one_leaves(shape, data):
+    ext = leaves(shape)
+    ones = [data.draw(st.booleans()) for _ in ext]
+    src_ext = [1 if o else e for e, o in zip(ext, ones)]
+    strides = data.draw(st.lists(st.integers(0, 9), min_size=len(ext), max_size=len(ext)))
+    src = Layout(Shape(like(shape, src_ext)), Stride(like(shape, strides)))
+    got = src.broadcast_to(Shape(shape))
+    assert got.shape == Shape(shape)
+    assert got.stride.leaves == [0 if (s == 1 and e != 1) else d for s, e, d in zip(src_ext, ext, strides)]
+    for i in range(got.size):
+        # the widened leaves do not move the index: it is the source's at the clamped key
+        key = []
+        rest = i
+        for e in ext:
+            key.append(rest % e)
+            rest //= e
+        src_key = sum((0 if s == 1 else k) * math.prod(src_ext[:j]) for j, (s, k) in enumerate(zip(src_ext, key)))
+        assert got(i) == brute(src, src_key)

@@ -4,7 +4,9 @@
 //! pyo3 offers the buffer protocol under the limited API only from Python 3.11, and this
 //! extension is one abi3 wheel for Python >= 3.9. `PyObject_GetBuffer`, `PyBuffer_Release`
 //! and the `Py_buffer` struct have had the same ABI since Python 3.3 (3.11 merely added
-//! them to the stable ABI, unchanged), so they are declared here.
+//! them to the stable ABI, unchanged), so they are declared here. Linux and macOS resolve
+//! them from the interpreter at import time; a Windows abi3 build would link against
+//! `python3.dll`, which exports them only from 3.11 on (untested here).
 
 use crate::errors::{type_error, type_name, value_error};
 use pyo3::ffi;

@@ -7,10 +7,10 @@ use crate::errors::{checked, layout, type_error, type_name, value_error};
 use crate::int_tree::{PyShape, PyStride};
 use crate::tree::{is_integer, order_entries, PyNode, PyTree};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PySlice, PyString, PyTuple};
+use pyo3::types::{PyInt, PyList, PySlice, PyString, PyTuple};
 use strideweave::view::{render_svg, show, ColorBy, Grid, Picture, ShowOptions, SvgOptions};
 use strideweave::view::{RENDER_MAX_CELLS, SHOW_MAX_CELLS};
-use strideweave::{Coord, Layout, Shape};
+use strideweave::{Coord, Layout, LayoutError, Shape};
 
 /// A CuTe layout: a function from hierarchical coordinates (in `shape`) to scalar indices
 /// (the sum of each leaf coordinate times its `stride`).
@@ -94,6 +94,17 @@ fn coord(key: &Bound<'_, PyAny>) -> PyResult<Coord> {
 
 impl PyLayout {
     fn index_key(&self, key: &Bound<'_, PyAny>) -> PyResult<u64> {
+        // An integer key goes straight to the core's `index_of` (what `index` does for a
+        // scalar coordinate) without building a coordinate tree: the common case in loops.
+        if key.is_instance_of::<PyInt>() {
+            if let Ok(i) = key.extract::<u64>() {
+                return checked(
+                    self.0
+                        .index_of(i)
+                        .map_err(|e| LayoutError::from_core(format!("index({}, {i})", self.0), e)),
+                );
+            }
+        }
         checked(self.0.index(&coord(key)?))
     }
 

@@ -326,3 +326,16 @@ def test_broadcast_widens_exactly_the_extent_one_leaves(shape, data):
             rest //= e
         src_key = sum((0 if s == 1 else k) * math.prod(src_ext[:j]) for j, (s, k) in enumerate(zip(src_ext, key)))
         assert got(i) == brute(src, src_key)
+
+
+@given(layouts(budget=4096))
+def test_values_round_trip_through_repr_str_and_pickle(lay):
+    import pickle
+
+    ns = {"Layout": Layout, "Shape": Shape, "Stride": Stride}
+    for value in (lay, lay.shape, lay.stride):
+        copy = eval(repr(value), ns)
+        assert copy == value and hash(copy) == hash(value)
+        assert pickle.loads(pickle.dumps(value)) == value
+    assert Layout(str(lay)) == lay
+    assert Layout(lay.shape, lay.stride) == lay

@@ -127,8 +127,11 @@ fn the_reported_slow_layout_is_answered_within_a_second() {
         l.left_inverse().map(|_| ()),
         Layout::leaf(1_000_000, 1).unwrap().divide(&l).map(|_| ()),
     ] {
-        let e = r.unwrap_err();
-        assert!(e.to_string().contains("modes do not chain"), "{e}");
+        let e = r.unwrap_err().to_string();
+        assert!(
+            e.contains("modes do not chain") || e.contains("left inverse divisibility"),
+            "{e}"
+        );
     }
     assert!(thread_cpu_time() - t < Duration::from_millis(100));
 }

@@ -117,6 +117,7 @@ fn argmax_impl<S: Elem>(
 
 /// Runs argmax; `dst` is exactly the contiguous output span.
 pub(crate) fn argmax(
+    _exec: &super::Exec,
     spec: &TensorSpec,
     g: &Geometry,
     axis: usize,

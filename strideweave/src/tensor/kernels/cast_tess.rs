@@ -10,7 +10,9 @@
 
 use std::marker::PhantomData;
 
-use crate::tensor::convert::{cvt, dispatch_float_pair, Elem};
+use super::parallel::{for_unit_chunks, split_axis, Exec};
+use super::run::{convert_grid, Fmt, Grid, Row, Side};
+use crate::tensor::convert::{dispatch_float_pair, Elem};
 use crate::tensor::dims::{Dims, MAX_RANK};
 use crate::tensor::dtype::DType;
 use crate::tensor::error::{Rule, TensorError};
@@ -74,10 +76,7 @@ const fn tile_extents(l: &crate::Layout) -> [usize; 4] {
 /// assert_eq!(pixels(StaticTile::<Tile1x4x4x16>::new()), 16);
 /// assert_eq!(pixels(RuntimeTile { dhwc: [1, 4, 4, 16] }), 16);
 /// ```
-pub trait TileDims: Copy {
-    /// True when the channel extent is known at compile time to be a multiple of 16,
-    /// so whole tiles can be packed with 16-lane vector conversions.
-    const CHANNEL_VECTORS: bool = false;
+pub trait TileDims: Copy + Send + Sync {
     /// Depth.
     fn td(self) -> usize;
     /// Height.
@@ -170,7 +169,6 @@ impl<L> Clone for StaticTile<L> {
 impl<L> Copy for StaticTile<L> {}
 
 impl<L: StaticLayout> TileDims for StaticTile<L> {
-    const CHANNEL_VECTORS: bool = Self::DHWC[3] % 16 == 0;
     #[inline(always)]
     fn td(self) -> usize {
         Self::DHWC[0]
@@ -249,6 +247,7 @@ macro_rules! static_tiles {
 
         /// Runs the static loop of the first built-in shape equal to the plan's tile.
         fn auto_static(
+            exec: &Exec,
             is: &TensorSpec,
             a: &StridedGeom,
             src: &[u8],
@@ -258,7 +257,7 @@ macro_rules! static_tiles {
         ) -> Option<Result<(), TensorError>> {
             $(
                 if check_static::<$name>(g).is_ok() {
-                    return Some(run_static::<$name>(is, a, src, os, g, dst));
+                    return Some(run_static::<$name>(exec, is, a, src, os, g, dst));
                 }
             )*
             None
@@ -310,57 +309,68 @@ fn outer_offset(mut o: u64, axes: &[usize], ext: &[u64], stride: &[u64]) -> usiz
     off as usize
 }
 
-/// Converts one pixel of `tc` channel slots, `cvalid` of them logical, into `pix`.
-/// BF16 outputs store byte planes (low bytes, then high bytes); padding slots are zero.
-#[inline(always)]
-fn write_pixel<S: Elem, D: Elem>(
-    tc: usize,
-    cvalid: usize,
-    src: &[u8],
-    base: usize,
-    sc: usize,
-    pix: &mut [u8],
-) {
-    if D::DTYPE == DType::BF16 {
-        let (lo, hi) = pix.split_at_mut(tc);
-        let hi = &mut hi[..tc];
-        if cvalid == tc && sc == S::W {
-            let s = &src[base..base + tc * S::W];
-            for ((l, h), e) in lo.iter_mut().zip(hi.iter_mut()).zip(s.chunks_exact(S::W)) {
-                let b = cvt::<S, D>(S::read(e, 0));
-                *l = b as u8;
-                *h = (b >> 8) as u8;
-            }
-        } else {
-            for c in 0..tc {
-                let b = if c < cvalid {
-                    cvt::<S, D>(S::read(src, base + c * sc))
-                } else {
-                    0
-                };
-                lo[c] = b as u8;
-                hi[c] = (b >> 8) as u8;
-            }
-        }
-    } else if cvalid == tc && sc == S::W {
-        let s = &src[base..base + tc * S::W];
-        for (d, e) in pix.chunks_exact_mut(D::W).zip(s.chunks_exact(S::W)) {
-            D::write(d, 0, cvt::<S, D>(S::read(e, 0)));
-        }
+/// The format of a tiled placement's pixel of `slots` channel slots: BF16 byte planes,
+/// or little-endian elements.
+fn tiled_fmt(planes: bool, slots: usize, width: usize) -> Fmt {
+    if planes {
+        Fmt::Planes(slots)
     } else {
-        for (c, d) in pix.chunks_exact_mut(D::W).enumerate() {
-            let b = if c < cvalid {
-                cvt::<S, D>(S::read(src, base + c * sc))
-            } else {
-                0
-            };
-            D::write(d, 0, b);
-        }
+        Fmt::Elements(width)
     }
 }
 
-/// Packs into MlaTiled. Tile extents come from `t` (equal to `g.tile`, checked by callers).
+/// Splits `i` into digits of the mixed radix `radix` (last digit fastest).
+#[inline]
+fn digits<const N: usize>(mut i: usize, radix: [usize; N]) -> [usize; N] {
+    let mut out = [0; N];
+    for k in (0..N).rev() {
+        out[k] = i % radix[k];
+        i /= radix[k];
+    }
+    out
+}
+
+/// Where one MlaTiled tile lies in the logical tensor, and how its pixel rows map.
+struct TiledTile {
+    /// Input/output byte offset of the tile's first logical element.
+    base: usize,
+    /// Logical pixel rows along D and H, pixels along W and channels in this tile.
+    valid: [usize; 4],
+    /// True when every pixel slot of the tile holds a logical pixel.
+    spatially_full: bool,
+}
+
+/// The tile with storage number `idx` (outer slowest, then C, D, H, W tiles) of `g`,
+/// seen from the strided tensor with strides `s` (D, H, W, C) and outer strides `a`.
+fn tiled_tile<T: TileDims>(
+    t: T,
+    g: &TiledGeom,
+    dims: &Dims,
+    a: &StridedGeom,
+    s: [usize; 4],
+    idx: usize,
+) -> TiledTile {
+    let nt = g.ntiles.map(|x| x as usize);
+    let [o, ct, dt, ht, wt] = digits(idx, [usize::MAX, nt[3], nt[0], nt[1], nt[2]]);
+    let ext = g.ext.map(|x| x as usize);
+    let tsz = [t.td(), t.th(), t.tw(), t.tc()];
+    let first = [dt * tsz[0], ht * tsz[1], wt * tsz[2], ct * tsz[3]];
+    let valid = [0, 1, 2, 3].map(|i| tsz[i].min(ext[i] - first[i]));
+    let outer_axes = &g.outer_axes[..g.n_outer_axes];
+    let off_o = outer_offset(o as u64, outer_axes, dims.extents(), &a.stride[..MAX_RANK]);
+    let base = off_o + (0..4).map(|i| first[i] * s[i]).sum::<usize>();
+    TiledTile {
+        base,
+        valid,
+        spatially_full: valid[..3] == tsz[..3],
+    }
+}
+
+/// Packs into MlaTiled, tile by tile in storage order (tiles split across threads).
+/// Each pixel row of a tile is one conversion run: `valid[2]` pixels of `valid[3]`
+/// channels read from the input, written into `tc` slots (channel padding zero).
 fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
+    exec: &Exec,
     t: T,
     g: &TiledGeom,
     dims: &Dims,
@@ -371,112 +381,91 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     if g.span == 0 {
         return;
     }
-    let (td, th, tw, tc) = (t.td(), t.th(), t.tw(), t.tc());
-    let ext = g.ext.map(|x| x as usize);
-    let nt = g.ntiles.map(|x| x as usize);
     let s = g.role_axis.map(|r| r.map_or(0, |ax| a.stride[ax] as usize));
-    let tile_bytes = g.tile_bytes as usize;
-    let tile_raw = g.tile_raw as usize;
-    let pix_bytes = tc * D::W;
-    let ps = t.pixel_strides();
-    let outer_axes = &g.outer_axes[..g.n_outer_axes];
-    // Whole interior tiles of F32 -> BF16 with a compile-time channel count that is a
-    // multiple of 16 go through the vector tile packer (same bytes as the loop below).
-    let vector_tiles = T::CHANNEL_VECTORS
-        && S::DTYPE == DType::F32
-        && D::DTYPE == DType::BF16
-        && s[3] == 4
-        && simd::available();
-    // Channel tiles innermost: the input is then read pixel row by pixel row, while
-    // each tile is still written whole at its storage position (tile number
-    // ((outer * nC + ct) * nD + dt) * nH + ht) * nW + wt).
-    // Full tiles along D, H, W, C.
-    let full = [0, 1, 2, 3].map(|i| ext[i] / t_of(t, i));
-    for o in 0..g.n_outer {
-        let off_o = outer_offset(o, outer_axes, dims.extents(), &a.stride[..MAX_RANK]);
-        let vector_done = vector_tiles
-            && simd::interior_f32_bf16(
-                t,
-                src,
-                off_o,
-                [s[0], s[1], s[2]],
-                o as usize,
-                nt,
-                full,
-                tile_bytes,
-                tile_raw,
-                dst,
-            );
-        for dt in 0..nt[0] {
-            for ht in 0..nt[1] {
-                for wt in 0..nt[2] {
-                    let spatial_ok = (dt + 1) * td <= ext[0]
-                        && (ht + 1) * th <= ext[1]
-                        && (wt + 1) * tw <= ext[2];
-                    // Full channel tiles of a full spatial tile were packed by the vector path.
-                    let ct_start = if vector_done && spatial_ok {
-                        full[3]
-                    } else {
-                        0
-                    };
-                    for ct in ct_start..nt[3] {
-                        let c0 = ct * tc;
-                        let cvalid = tc.min(ext[3] - c0);
-                        let idx =
-                            (((o as usize * nt[3] + ct) * nt[0] + dt) * nt[1] + ht) * nt[2] + wt;
-                        let start = idx * tile_bytes;
-                        let Some(tile) = dst.get_mut(start..start + tile_bytes) else {
-                            return;
-                        };
-                        let (body, gap) = tile.split_at_mut(tile_raw);
-                        gap.fill(0);
-                        for dd in 0..td {
-                            let d = dt * td + dd;
-                            for hh in 0..th {
-                                let h = ht * th + hh;
-                                let row_ok = d < ext[0] && h < ext[1];
-                                let row_base = off_o + d * s[0] + h * s[1] + c0 * s[3];
-                                for ww in 0..tw {
-                                    let w = wt * tw + ww;
-                                    // In-tile element offset from the tile layout's strides.
-                                    let p = (dd * ps[0] + hh * ps[1] + ww * ps[2]) * D::W;
-                                    let Some(pix) = body.get_mut(p..p + pix_bytes) else {
-                                        return;
-                                    };
-                                    if row_ok && w < ext[2] {
-                                        write_pixel::<S, D>(
-                                            tc,
-                                            cvalid,
-                                            src,
-                                            row_base + w * s[2],
-                                            s[3],
-                                            pix,
-                                        );
-                                    } else {
-                                        pix.fill(0);
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+    let (tile_bytes, tile_raw) = (g.tile_bytes as usize, g.tile_raw as usize);
+    let tc = t.tc();
+    // In-tile byte offsets from the tile layout's strides (a pixel is `tc` slots).
+    let [pd, ph, _] = t.pixel_strides().map(|x| x * D::W);
+    let pix = tc * D::W;
+    let dside = Side {
+        pixel: pix,
+        fmt: tiled_fmt(g.planes, tc, D::W),
+    };
+    let sside = Side {
+        pixel: s[2],
+        fmt: Fmt::Elements(s[3]),
+    };
+    let ntiles = dst.len() / tile_bytes;
+    for_unit_chunks(exec, dst, tile_bytes, ntiles, |first, n, chunk| {
+        for (i, tile) in chunk.chunks_exact_mut(tile_bytes).take(n).enumerate() {
+            let tt = tiled_tile(t, g, dims, a, s, first + i);
+            let (body, gap) = tile.split_at_mut(tile_raw);
+            gap.fill(0);
+            if !tt.spatially_full {
+                body.fill(0);
             }
+            let [vd, vh, vw, vc] = tt.valid;
+            let row = Row {
+                npix: vw,
+                valid: vc,
+                slots: tc,
+            };
+            let grid = [(vd, s[0], pd), (vh, s[1], ph)];
+            convert_grid::<S, D>(exec.path, &src[tt.base..], sside, body, dside, row, grid);
         }
-    }
+    });
 }
 
-#[inline(always)]
-fn t_of<T: TileDims>(t: T, i: usize) -> usize {
-    match i {
-        0 => t.td(),
-        1 => t.th(),
-        2 => t.tw(),
-        _ => t.tc(),
-    }
+/// Where one MlaCBlocked tile lies: input offset of its first pixel, valid H and W.
+fn cblocked_tile(
+    g: &CBlockedGeom,
+    dims: &Dims,
+    a: &StridedGeom,
+    idx: usize,
+) -> (usize, [usize; 2]) {
+    let [o, ht, wt] = digits(idx, [usize::MAX, g.n_th as usize, g.n_tw as usize]);
+    let r = g.rank;
+    let outer_axes: [usize; MAX_RANK] = [0, 1, 2, 3, 4, 5];
+    let off_o = outer_offset(o as u64, &outer_axes[..r - 3], dims.extents(), &a.stride);
+    let (th, tw) = (g.tile_h as usize, g.tile_w as usize);
+    let (h0, w0) = (ht * th, wt * tw);
+    let base = off_o + h0 * a.stride[r - 3] as usize + w0 * a.stride[r - 2] as usize;
+    (base, [th.min(g.h as usize - h0), tw.min(g.w as usize - w0)])
 }
 
-/// Packs into MlaCBlocked with tile `th x tw` from `t` (TD = 1, TC = 16).
+/// The conversion grids of one MlaCBlocked tile: full 16-lane channel blocks, then the
+/// partial last block. Each is `(row, grid, input offset, tile offset)` relative to the
+/// tile's first pixel; `tiled` is the tile side's step per block, H row and pixel.
+fn cblocked_grids(
+    g: &CBlockedGeom,
+    valid: [usize; 2],
+    sc: usize,
+    sh: usize,
+    tile_steps: [usize; 3],
+) -> [(Row, Grid, usize, usize); 2] {
+    const L: usize = CBLOCK_LANES as usize;
+    let c = g.c as usize;
+    let (full, rest) = (c / L, c % L);
+    let [block, hrow, _] = tile_steps;
+    let row = |valid_c| Row {
+        npix: valid[1],
+        valid: valid_c,
+        slots: L,
+    };
+    [
+        (row(L), [(full, L * sc, block), (valid[0], sh, hrow)], 0, 0),
+        (
+            row(rest),
+            [(usize::from(rest > 0), 0, 0), (valid[0], sh, hrow)],
+            full * L * sc,
+            full * block,
+        ),
+    ]
+}
+
+/// Packs into MlaCBlocked with tile `th x tw` from `t` (TD = 1, TC = 16), tile by tile.
 fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
+    exec: &Exec,
     t: T,
     g: &CBlockedGeom,
     dims: &Dims,
@@ -487,54 +476,55 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
     if g.span == 0 {
         return;
     }
-    let (th, tw) = (t.th(), t.tw());
     const L: usize = CBLOCK_LANES as usize;
     let r = g.rank;
-    let (h_ext, w_ext, c_ext) = (g.h as usize, g.w as usize, g.c as usize);
     let (sh, sw, sc) = (
         a.stride[r - 3] as usize,
         a.stride[r - 2] as usize,
         a.stride[r - 1] as usize,
     );
-    let outer_axes: [usize; MAX_RANK] = [0, 1, 2, 3, 4, 5];
-    let tile_bytes = g.tile_bytes as usize;
-    let tile_raw = g.tile_raw as usize;
-    let mut tiles = dst.chunks_exact_mut(tile_bytes);
-    for o in 0..g.n_outer {
-        let off_o = outer_offset(o, &outer_axes[..r - 3], dims.extents(), &a.stride);
-        for ht in 0..g.n_th as usize {
-            for wt in 0..g.n_tw as usize {
-                let Some(tile) = tiles.next() else { return };
-                let (body, gap) = tile.split_at_mut(tile_raw);
-                gap.fill(0);
-                let [_, sh_t, sw_t] = t.pixel_strides();
-                for cb in 0..g.n_cb as usize {
-                    let c0 = cb * L;
-                    let cvalid = L.min(c_ext - c0);
-                    for hh in 0..th {
-                        let h = ht * th + hh;
-                        for ww in 0..tw {
-                            let w = wt * tw + ww;
-                            // Block cb, then the tile layout's H/W offsets.
-                            let p = (cb * th * tw * L + hh * sh_t + ww * sw_t) * D::W;
-                            let Some(pix) = body.get_mut(p..p + L * D::W) else {
-                                return;
-                            };
-                            if h < h_ext && w < w_ext {
-                                let base = off_o + h * sh + w * sw + c0 * sc;
-                                write_pixel::<S, D>(L, cvalid, src, base, sc, pix);
-                            } else {
-                                pix.fill(0);
-                            }
-                        }
-                    }
+    let (th, tw) = (t.th(), t.tw());
+    let [_, ph, pw] = t.pixel_strides().map(|x| x * D::W);
+    let _ = pw;
+    let steps = [th * tw * L * D::W, ph, L * D::W];
+    let dside = Side {
+        pixel: L * D::W,
+        fmt: tiled_fmt(g.planes, L, D::W),
+    };
+    let sside = Side {
+        pixel: sw,
+        fmt: Fmt::Elements(sc),
+    };
+    let (tile_bytes, tile_raw) = (g.tile_bytes as usize, g.tile_raw as usize);
+    let ntiles = dst.len() / tile_bytes;
+    for_unit_chunks(exec, dst, tile_bytes, ntiles, |first, n, chunk| {
+        for (i, tile) in chunk.chunks_exact_mut(tile_bytes).take(n).enumerate() {
+            let (base, valid) = cblocked_tile(g, dims, a, first + i);
+            let (body, gap) = tile.split_at_mut(tile_raw);
+            gap.fill(0);
+            if valid != [th, tw] {
+                body.fill(0);
+            }
+            for (row, grid, so, to) in cblocked_grids(g, valid, sc, sh, steps) {
+                if grid[0].0 == 0 {
+                    continue;
                 }
+                convert_grid::<S, D>(
+                    exec.path,
+                    &src[base + so..],
+                    sside,
+                    &mut body[to..],
+                    dside,
+                    row,
+                    grid,
+                );
             }
         }
-    }
+    });
 }
 
 fn pack<T: TileDims, S: Elem, D: Elem>(
+    exec: &Exec,
     t: T,
     g: &Geometry,
     dims: &Dims,
@@ -543,8 +533,8 @@ fn pack<T: TileDims, S: Elem, D: Elem>(
     dst: &mut [u8],
 ) {
     match g {
-        Geometry::Tiled(tg) => pack_tiled::<T, S, D>(t, tg, dims, a, src, dst),
-        Geometry::CBlocked(cg) => pack_cblocked::<T, S, D>(t, cg, dims, a, src, dst),
+        Geometry::Tiled(tg) => pack_tiled::<T, S, D>(exec, t, tg, dims, a, src, dst),
+        Geometry::CBlocked(cg) => pack_cblocked::<T, S, D>(exec, t, cg, dims, a, src, dst),
         // Admission guarantees a tiled output; a strided one has nothing to pack.
         Geometry::Strided(_) => {}
     }
@@ -552,6 +542,7 @@ fn pack<T: TileDims, S: Elem, D: Elem>(
 
 /// Runs CastTess with the static tile layout `L` (callers checked `check_static::<L>`).
 pub(crate) fn run_static<L: StaticLayout>(
+    exec: &Exec,
     is: &TensorSpec,
     a: &StridedGeom,
     src: &[u8],
@@ -563,13 +554,15 @@ pub(crate) fn run_static<L: StaticLayout>(
     dispatch_float_pair!(
         is.dtype,
         os.dtype,
-        pack::<StaticTile<L>>(t, g, &is.dims, a, src, dst)
+        pack::<StaticTile<L>>(exec, t, g, &is.dims, a, src, dst)
     )
 }
 
 /// CastTess: static loop when the tile is a built-in shape (and `dispatch` allows it),
 /// else the runtime-tile loop.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn cast_tess(
+    exec: &Exec,
     is: &TensorSpec,
     a: &StridedGeom,
     src: &[u8],
@@ -579,7 +572,7 @@ pub(crate) fn cast_tess(
     dispatch: TileDispatch,
 ) -> Result<(), TensorError> {
     if dispatch == TileDispatch::Auto {
-        if let Some(r) = auto_static(is, a, src, os, g, dst) {
+        if let Some(r) = auto_static(exec, is, a, src, os, g, dst) {
             return r;
         }
     }
@@ -593,11 +586,186 @@ pub(crate) fn cast_tess(
     dispatch_float_pair!(
         is.dtype,
         os.dtype,
-        pack::<RuntimeTile>(t, g, &is.dims, a, src, dst)
+        pack::<RuntimeTile>(exec, t, g, &is.dims, a, src, dst)
     )
 }
 
+/// Which tiles one part of a parallel CastUntess converts, and where its output chunk
+/// starts: tiles whose digit `digit` (in the tile-number radix) lies in `range`.
+#[derive(Clone, Copy)]
+struct UntessPart {
+    digit: usize,
+    range: (usize, usize),
+    origin: usize,
+}
+
+const WHOLE: UntessPart = UntessPart {
+    digit: 0,
+    range: (0, usize::MAX),
+    origin: 0,
+};
+
+/// Runs `part_fn` over the output split along its largest-stride axis, when that axis
+/// is a tile-number digit of the input (`digit_of(axis) = Some((digit, rows per tile))`);
+/// otherwise once over the whole output.
+fn untess_parts(
+    exec: &Exec,
+    b: &StridedGeom,
+    dst: &mut [u8],
+    digit_of: impl Fn(usize) -> Option<(usize, usize, usize)>,
+    part_fn: impl Fn(UntessPart, &mut [u8]) + Sync,
+) {
+    let split = split_axis(b).and_then(|ax| digit_of(ax).map(|d| (ax, d)));
+    match split {
+        Some((ax, (digit, per_tile, ntiles))) if exec.parts > 1 => {
+            let unit = per_tile * b.stride[ax] as usize;
+            for_unit_chunks(exec, dst, unit, ntiles, |first, n, chunk| {
+                let part = UntessPart {
+                    digit,
+                    range: (first, first + n),
+                    origin: first * unit,
+                };
+                part_fn(part, chunk)
+            });
+        }
+        _ => part_fn(WHOLE, dst),
+    }
+}
+
+fn untess_tiled<S: Elem, D: Elem>(
+    exec: &Exec,
+    dims: &Dims,
+    g: &TiledGeom,
+    src: &[u8],
+    b: &StridedGeom,
+    dst: &mut [u8],
+) {
+    let t = RuntimeTile {
+        dhwc: g.tile.map(|x| x as usize),
+    };
+    let s = g.role_axis.map(|r| r.map_or(0, |ax| b.stride[ax] as usize));
+    let tc = t.tc();
+    let [pd, ph, _] = t.pixel_strides().map(|x| x * S::W);
+    let sside = Side {
+        pixel: tc * S::W,
+        fmt: tiled_fmt(g.planes, tc, S::W),
+    };
+    let dside = Side {
+        pixel: s[2],
+        fmt: Fmt::Elements(s[3]),
+    };
+    let nt = g.ntiles.map(|x| x as usize);
+    let radix = [usize::MAX, nt[3], nt[0], nt[1], nt[2]];
+    let tile_bytes = g.tile_bytes as usize;
+    let ntiles = src.len() / tile_bytes;
+    // Output split: along D or H tiles, or along the only outer axis longer than one.
+    let only_outer = {
+        let long: Vec<usize> = g.outer_axes[..g.n_outer_axes]
+            .iter()
+            .copied()
+            .filter(|&ax| dims.extents()[ax] > 1)
+            .collect();
+        (long.len() == 1).then(|| long[0])
+    };
+    let digit_of = |ax: usize| {
+        if g.role_axis[0] == Some(ax) {
+            Some((2, t.td(), nt[0]))
+        } else if g.role_axis[1] == Some(ax) {
+            Some((3, t.th(), nt[1]))
+        } else if only_outer == Some(ax) {
+            Some((0, 1, g.n_outer as usize))
+        } else {
+            None
+        }
+    };
+    untess_parts(exec, b, dst, digit_of, |part, chunk| {
+        for idx in 0..ntiles {
+            let dg = digits(idx, radix);
+            if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
+                continue;
+            }
+            let tt = tiled_tile(t, g, dims, b, s, idx);
+            let [vd, vh, vw, vc] = tt.valid;
+            let row = Row {
+                npix: vw,
+                valid: vc,
+                slots: vc,
+            };
+            let grid = [(vd, pd, s[0]), (vh, ph, s[1])];
+            let tile = &src[idx * tile_bytes..];
+            let out = &mut chunk[tt.base - part.origin..];
+            convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
+        }
+    });
+}
+
+fn untess_cblocked<S: Elem, D: Elem>(
+    exec: &Exec,
+    dims: &Dims,
+    g: &CBlockedGeom,
+    src: &[u8],
+    b: &StridedGeom,
+    dst: &mut [u8],
+) {
+    const L: usize = CBLOCK_LANES as usize;
+    let r = g.rank;
+    let (sh, sw, sc) = (
+        b.stride[r - 3] as usize,
+        b.stride[r - 2] as usize,
+        b.stride[r - 1] as usize,
+    );
+    let (th, tw) = (g.tile_h as usize, g.tile_w as usize);
+    let steps = [th * tw * L * S::W, tw * L * S::W, L * S::W];
+    let sside = Side {
+        pixel: L * S::W,
+        fmt: tiled_fmt(g.planes, L, S::W),
+    };
+    let dside = Side {
+        pixel: sw,
+        fmt: Fmt::Elements(sc),
+    };
+    let tile_bytes = g.tile_bytes as usize;
+    let ntiles = src.len() / tile_bytes;
+    let radix = [usize::MAX, g.n_th as usize, g.n_tw as usize];
+    let only_outer = {
+        let long: Vec<usize> = (0..r - 3).filter(|&ax| dims.extents()[ax] > 1).collect();
+        (long.len() == 1).then(|| long[0])
+    };
+    let digit_of = |ax: usize| {
+        if ax == r - 3 {
+            Some((1, th, g.n_th as usize))
+        } else if only_outer == Some(ax) {
+            Some((0, 1, g.n_outer as usize))
+        } else {
+            None
+        }
+    };
+    untess_parts(exec, b, dst, digit_of, |part, chunk| {
+        for idx in 0..ntiles {
+            let dg = digits(idx, radix);
+            if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
+                continue;
+            }
+            let (base, valid) = cblocked_tile(g, dims, b, idx);
+            for (row, grid, so, to) in cblocked_grids(g, valid, sc, sh, steps) {
+                if grid[0].0 == 0 {
+                    continue;
+                }
+                let grid = grid.map(|(n, out_step, tile_step)| (n, tile_step, out_step));
+                let row = Row {
+                    slots: row.valid,
+                    ..row
+                };
+                let tile = &src[idx * tile_bytes + to..];
+                let out = &mut chunk[base + so - part.origin..];
+                convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
+            }
+        }
+    });
+}
+
 fn untess_impl<S: Elem, D: Elem>(
+    exec: &Exec,
     dims: &Dims,
     g: &Geometry,
     src: &[u8],
@@ -607,35 +775,17 @@ fn untess_impl<S: Elem, D: Elem>(
     if b.span == 0 || g.span() == 0 {
         return;
     }
-    let rank = dims.rank();
-    let ext = dims.extents();
-    let mut coord = [0u64; MAX_RANK];
-    loop {
-        let mut bits = 0u32;
-        for byte in 0..S::W {
-            let off = g.byte_offset(dims, &coord[..rank], byte as u64) as usize;
-            bits |= u32::from(src[off]) << (8 * byte);
-        }
-        let off = b.byte_offset_usize(&coord[..rank]);
-        D::write(dst, off, cvt::<S, D>(bits));
-        // Row-major odometer, last axis fastest.
-        let mut ax = rank;
-        loop {
-            if ax == 0 {
-                return;
-            }
-            ax -= 1;
-            coord[ax] += 1;
-            if coord[ax] < ext[ax] {
-                break;
-            }
-            coord[ax] = 0;
-        }
+    match g {
+        Geometry::Tiled(tg) => untess_tiled::<S, D>(exec, dims, tg, src, b, dst),
+        Geometry::CBlocked(cg) => untess_cblocked::<S, D>(exec, dims, cg, src, b, dst),
+        // Admission guarantees a tiled input.
+        Geometry::Strided(_) => {}
     }
 }
 
 /// CastUntess: tiled input to contiguous/strided output (padding never read).
 pub(crate) fn cast_untess(
+    exec: &Exec,
     is: &TensorSpec,
     g: &Geometry,
     src: &[u8],
@@ -643,226 +793,5 @@ pub(crate) fn cast_untess(
     b: &StridedGeom,
     dst: &mut [u8],
 ) -> Result<(), TensorError> {
-    dispatch_float_pair!(is.dtype, to, untess_impl(&is.dims, g, src, b, dst))
-}
-
-/// Vector packing of whole F32 -> BF16 tiles (channel count a multiple of 16).
-mod simd {
-    use super::TileDims;
-    use crate::tensor::convert::ConvertPath;
-
-    /// True when this CPU has the AVX-512 BF16 path.
-    pub fn available() -> bool {
-        ConvertPath::best() == ConvertPath::Avx512Bf16
-    }
-
-    /// Packs every full tile (all of its pixels and channels logical) of outer index `o`:
-    /// tile `(dt, ht, wt, ct)` with `dt < full[0]`, ... `ct < full[3]` reads
-    /// `src[base + d*s[0] + h*s[1] + w*s[2] + 4*c]` and is written at tile number
-    /// `((o*nC + ct)*nD + dt)*nH + ht)*nW + wt` of `dst` (pixels D/H/W order, each `tc`
-    /// low bytes then `tc` high bytes; alignment gap zero). Returns false, writing
-    /// nothing, when the bounds do not hold or the CPU lacks the instructions.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub fn interior_f32_bf16<T: TileDims>(
-        t: T,
-        src: &[u8],
-        base: usize,
-        s: [usize; 3],
-        o: usize,
-        nt: [usize; 4],
-        full: [usize; 4],
-        tile_bytes: usize,
-        tile_raw: usize,
-        dst: &mut [u8],
-    ) -> bool {
-        let (td, th, tw, tc) = (t.td(), t.th(), t.tw(), t.tc());
-        if tc % 16 != 0 || !available() {
-            return false;
-        }
-        if full.contains(&0) {
-            return true; // no full tile: nothing to do, the scalar loop packs the rest
-        }
-        // Largest input byte read and largest tile written, checked.
-        let last_in = (full[0] * td - 1)
-            .checked_mul(s[0])
-            .and_then(|a| {
-                (full[1] * th - 1)
-                    .checked_mul(s[1])
-                    .and_then(|b| a.checked_add(b))
-            })
-            .and_then(|a| {
-                (full[2] * tw - 1)
-                    .checked_mul(s[2])
-                    .and_then(|b| a.checked_add(b))
-            })
-            .and_then(|a| a.checked_add(base))
-            .and_then(|a| a.checked_add(full[3] * tc * 4));
-        let last_tile = (((o * nt[3] + full[3] - 1) * nt[0] + full[0] - 1) * nt[1] + full[1] - 1)
-            * nt[2]
-            + full[2]
-            - 1;
-        let last_out = (last_tile + 1).checked_mul(tile_bytes);
-        // Every pixel's 2*tc bytes at its layout offset stay inside the tile body.
-        let ps = t.pixel_strides();
-        let last_pixel = (td - 1) * ps[0] + (th - 1) * ps[1] + (tw - 1) * ps[2];
-        let raw_ok = td * th * tw * tc * 2 == tile_raw
-            && (last_pixel + tc) * 2 <= tile_raw
-            && tile_raw <= tile_bytes;
-        if last_in.is_none_or(|l| l > src.len())
-            || last_out.is_none_or(|l| l > dst.len())
-            || !raw_ok
-        {
-            return false;
-        }
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `available()` detected AVX-512 F/BW/VL/BF16 (the callee's features).
-        // Reads: pixel (d, h, w) of channel tile ct reads 4*tc bytes at
-        // base + d*s0 + h*s1 + w*s2 + 4*tc*ct, all below `last_in <= src.len()` (the
-        // largest d, h, w, ct are full[k]*t - 1, checked arithmetic above). Writes: tile
-        // numbers grow with each of o, ct, dt, ht, wt, so every written tile ends at or
-        // before `last_out <= dst.len()`; inside a tile each pixel writes 2*tc bytes at its
-        // layout offset, which ends within `tile_raw` (`raw_ok`), and the gap fill covers
-        // [tile_raw, tile_bytes). `src` and `dst` are distinct borrows: no overlap.
-        unsafe {
-            x86::interior(
-                t,
-                src.as_ptr(),
-                base,
-                s,
-                o,
-                nt,
-                full,
-                tile_bytes,
-                tile_raw,
-                dst.as_mut_ptr(),
-            );
-        }
-        cfg!(target_arch = "x86_64")
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    mod x86 {
-        use super::TileDims;
-        use std::arch::x86_64::*;
-
-        /// # Safety
-        /// AVX-512 F/BW/VL/BF16 available; `src` and `dst` valid for the reads and writes
-        /// described in `interior_f32_bf16` (which checks them), and not overlapping.
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
-        #[allow(clippy::too_many_arguments)]
-        pub unsafe fn interior<T: TileDims>(
-            t: T,
-            src: *const u8,
-            base: usize,
-            s: [usize; 3],
-            o: usize,
-            nt: [usize; 4],
-            full: [usize; 4],
-            tile_bytes: usize,
-            tile_raw: usize,
-            dst: *mut u8,
-        ) {
-            let (td, th, tw, tc) = (t.td(), t.th(), t.tw(), t.tc());
-            let ps = t.pixel_strides();
-            // Tile numbers of consecutive channel tiles are this far apart.
-            let ct_step = nt[0] * nt[1] * nt[2];
-            for dt in 0..full[0] {
-                for ht in 0..full[1] {
-                    for wt in 0..full[2] {
-                        let idx0 = (((o * nt[3]) * nt[0] + dt) * nt[1] + ht) * nt[2] + wt;
-                        let tb = base + dt * td * s[0] + ht * th * s[1] + wt * tw * s[2];
-                        // Pixel by pixel, all full channel tiles at once: the input is read
-                        // in order along each pixel's channels.
-                        for d in 0..td {
-                            for h in 0..th {
-                                for w in 0..tw {
-                                    // In-tile byte offset of the pixel (2 bytes per slot).
-                                    let p = (d * ps[0] + h * ps[1] + w * ps[2]) * 2;
-                                    let pb = tb + d * s[0] + h * s[1] + w * s[2];
-                                    for ct in 0..full[3] {
-                                        // SAFETY: this pixel's 4*tc input bytes and 2*tc
-                                        // output bytes are in bounds per this fn's contract
-                                        // (checked by `interior_f32_bf16`); features enabled.
-                                        unsafe {
-                                            let out =
-                                                dst.add((idx0 + ct * ct_step) * tile_bytes + p);
-                                            pixel(tc, src.add(pb + ct * tc * 4), out);
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                        if tile_bytes > tile_raw {
-                            for ct in 0..full[3] {
-                                // SAFETY: [tile_raw, tile_bytes) of this tile lies
-                                // inside the tile, which ends before `last_out`
-                                // (contract, checked by `interior_f32_bf16`).
-                                unsafe {
-                                    let out = dst.add((idx0 + ct * ct_step) * tile_bytes);
-                                    std::ptr::write_bytes(
-                                        out.add(tile_raw),
-                                        0,
-                                        tile_bytes - tile_raw,
-                                    );
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-
-        /// Converts the `tc` channels (a multiple of 16) of one pixel at `src` and stores
-        /// their low-byte plane at `dst` and high-byte plane at `dst + tc`.
-        ///
-        /// # Safety
-        /// AVX-512 F/BW/VL/BF16 available; `4 * tc` readable bytes at `src`, `2 * tc`
-        /// writable bytes at `dst`.
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
-        unsafe fn pixel(tc: usize, src: *const u8, dst: *mut u8) {
-            let abs = _mm512_set1_epi32(0x7FFF_FFFF);
-            let one = _mm512_set1_epi32(1);
-            let max_sub = _mm512_set1_epi32(0x007F_FFFF);
-            let bias = _mm512_set1_epi32(0x7FFF);
-            let planes = _mm256_setr_epi8(
-                0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8, 10, 12, 14, 1,
-                3, 5, 7, 9, 11, 13, 15,
-            );
-            for k in 0..tc / 16 {
-                // SAFETY: features enabled for this fn and available per its contract;
-                // k < tc / 16, so 64 bytes at src + 64k, and 16 bytes at dst + 16k and at
-                // dst + tc + 16k (32 bytes at dst when tc == 16), are in bounds per the
-                // caller (4*tc readable, 2*tc writable; unaligned accesses). The transmute
-                // reinterprets 16 bf16 lanes as an integer vector of the same 32 bytes.
-                unsafe {
-                    let x = _mm512_loadu_si512(src.add(64 * k).cast());
-                    let hw = _mm512_cvtneps_pbh(_mm512_castsi512_ps(x));
-                    let mut r: __m256i = std::mem::transmute::<__m256bh, __m256i>(hw);
-                    // vcvtneps2bf16 flushes subnormal inputs: recompute those lanes.
-                    let a = _mm512_and_si512(x, abs);
-                    let sub = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, one), max_sub);
-                    if sub != 0 {
-                        let lsb = _mm512_and_si512(_mm512_srli_epi32::<16>(x), one);
-                        let t = _mm512_add_epi32(x, _mm512_add_epi32(bias, lsb));
-                        let fix = _mm512_cvtepi32_epi16(_mm512_srli_epi32::<16>(t));
-                        r = _mm256_mask_blend_epi16(sub, r, fix);
-                    }
-                    // Bytes [l0 h0 l1 h1 ...] -> [l0..l15 | h0..h15].
-                    let v = _mm256_shuffle_epi8(r, planes);
-                    let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(v);
-                    if tc == 16 {
-                        _mm256_storeu_si256(dst.cast(), v);
-                    } else {
-                        _mm_storeu_si128(dst.add(16 * k).cast(), _mm256_castsi256_si128(v));
-                        _mm_storeu_si128(
-                            dst.add(tc + 16 * k).cast(),
-                            _mm256_extracti128_si256::<1>(v),
-                        );
-                    }
-                }
-            }
-        }
-    }
+    dispatch_float_pair!(is.dtype, to, untess_impl(exec, &is.dims, g, src, b, dst))
 }

@@ -226,8 +226,6 @@ pub(crate) trait Elem: Copy + 'static {
     const W: usize;
     /// Reads the element at `buf[off..off + W]`.
     fn read(buf: &[u8], off: usize) -> u32;
-    /// Writes the element at `buf[off..off + W]`.
-    fn write(buf: &mut [u8], off: usize, bits: u32);
     fn to_f32(bits: u32) -> f32;
     fn from_f32(x: f32) -> u32;
 }
@@ -252,10 +250,6 @@ impl Elem for EF32 {
         u32::from_le_bytes(b)
     }
     #[inline(always)]
-    fn write(buf: &mut [u8], off: usize, bits: u32) {
-        buf[off..off + 4].copy_from_slice(&bits.to_le_bytes());
-    }
-    #[inline(always)]
     fn to_f32(bits: u32) -> f32 {
         f32::from_bits(bits)
     }
@@ -273,10 +267,6 @@ impl Elem for EF16 {
         u32::from(u16::from_le_bytes([buf[off], buf[off + 1]]))
     }
     #[inline(always)]
-    fn write(buf: &mut [u8], off: usize, bits: u32) {
-        buf[off..off + 2].copy_from_slice(&(bits as u16).to_le_bytes());
-    }
-    #[inline(always)]
     fn to_f32(bits: u32) -> f32 {
         f32::from_bits(f16_to_f32_bits(bits as u16))
     }
@@ -292,10 +282,6 @@ impl Elem for EBF16 {
     #[inline(always)]
     fn read(buf: &[u8], off: usize) -> u32 {
         u32::from(u16::from_le_bytes([buf[off], buf[off + 1]]))
-    }
-    #[inline(always)]
-    fn write(buf: &mut [u8], off: usize, bits: u32) {
-        buf[off..off + 2].copy_from_slice(&(bits as u16).to_le_bytes());
     }
     #[inline(always)]
     fn to_f32(bits: u32) -> f32 {
@@ -322,11 +308,7 @@ pub(crate) fn cvt<S: Elem, D: Elem>(bits: u32) -> u32 {
 /// `path`, through the kernels' one conversion routine.
 fn convert_slice<S: Elem, D: Elem>(path: ConvertPath, src: &[u8], dst: &mut [u8]) {
     let n = src.len() / S::W;
-    let row = Row {
-        npix: 1,
-        valid: n,
-        slots: n,
-    };
+    let row = Row::run(n);
     convert_row::<S, D>(path, src, Side::run(S::W), dst, Side::run(D::W), row);
 }
 

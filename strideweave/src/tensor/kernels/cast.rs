@@ -122,11 +122,7 @@ fn cast_rows<S: Elem, D: Elem>(
     } else {
         (c.ext[c.rank - 1], c.sa[c.rank - 1], c.sb[c.rank - 1])
     };
-    let row = Row {
-        npix: 1,
-        valid: n,
-        slots: n,
-    };
+    let row = Row::run(n);
     for_each_row(&c, |oa, ob| {
         convert_row::<S, D>(
             exec.path,

@@ -10,8 +10,8 @@
 
 use std::marker::PhantomData;
 
-use super::parallel::{for_unit_chunks, split_axis, Exec};
-use super::run::{convert_grid, Fmt, Grid, Row, Side};
+use super::parallel::{for_ranges, for_unit_chunks, split_axis, Exec, SharedOut};
+use super::run::{convert_grid, convert_grid_raw, Fmt, Row, Side};
 use crate::tensor::convert::{dispatch_float_pair, Elem};
 use crate::tensor::dims::{Dims, MAX_RANK};
 use crate::tensor::dtype::DType;
@@ -330,45 +330,72 @@ fn digits<const N: usize>(mut i: usize, radix: [usize; N]) -> [usize; N] {
     out
 }
 
-/// Where one MlaTiled tile lies in the logical tensor, and how its pixel rows map.
-struct TiledTile {
-    /// Input/output byte offset of the tile's first logical element.
+/// Where one spatial tile of an MlaTiled placement lies in the logical tensor.
+struct SpatialTile {
+    /// Storage number of the tile with channel tile 0; channel tile `ct` adds
+    /// `ct * n_spatial`.
+    idx0: usize,
+    /// Strided-side byte offset of the tile's first pixel (channel 0).
     base: usize,
-    /// Logical pixel rows along D and H, pixels along W and channels in this tile.
-    valid: [usize; 4],
+    /// Logical pixel rows along D and H and pixels along W in this tile.
+    valid: [usize; 3],
     /// True when every pixel slot of the tile holds a logical pixel.
-    spatially_full: bool,
+    full: bool,
 }
 
-/// The tile with storage number `idx` (outer slowest, then C, D, H, W tiles) of `g`,
-/// seen from the strided tensor with strides `s` (D, H, W, C) and outer strides `a`.
-fn tiled_tile<T: TileDims>(
-    t: T,
-    g: &TiledGeom,
-    dims: &Dims,
-    a: &StridedGeom,
+/// Spatial tiles of `g` with the strided side's strides: number `sp` counts
+/// `(outer, dt, ht, wt)` with W tiles fastest.
+struct SpatialTiles<'a> {
+    g: &'a TiledGeom,
+    dims: &'a Dims,
+    outer_stride: &'a [u64],
+    /// Strided-side byte strides of D, H, W, C (0 for an absent role).
     s: [usize; 4],
-    idx: usize,
-) -> TiledTile {
-    let nt = g.ntiles.map(|x| x as usize);
-    let [o, ct, dt, ht, wt] = digits(idx, [usize::MAX, nt[3], nt[0], nt[1], nt[2]]);
-    let ext = g.ext.map(|x| x as usize);
-    let tsz = [t.td(), t.th(), t.tw(), t.tc()];
-    let first = [dt * tsz[0], ht * tsz[1], wt * tsz[2], ct * tsz[3]];
-    let valid = [0, 1, 2, 3].map(|i| tsz[i].min(ext[i] - first[i]));
-    let outer_axes = &g.outer_axes[..g.n_outer_axes];
-    let off_o = outer_offset(o as u64, outer_axes, dims.extents(), &a.stride[..MAX_RANK]);
-    let base = off_o + (0..4).map(|i| first[i] * s[i]).sum::<usize>();
-    TiledTile {
-        base,
-        valid,
-        spatially_full: valid[..3] == tsz[..3],
+    tile: [usize; 4],
+    nt: [usize; 4],
+    n_spatial: usize,
+}
+
+impl<'a> SpatialTiles<'a> {
+    fn new<T: TileDims>(t: T, g: &'a TiledGeom, dims: &'a Dims, b: &'a StridedGeom) -> Self {
+        let nt = g.ntiles.map(|x| x as usize);
+        SpatialTiles {
+            g,
+            dims,
+            outer_stride: &b.stride[..MAX_RANK],
+            s: g.role_axis.map(|r| r.map_or(0, |ax| b.stride[ax] as usize)),
+            tile: [t.td(), t.th(), t.tw(), t.tc()],
+            nt,
+            n_spatial: nt[0] * nt[1] * nt[2],
+        }
+    }
+
+    /// Spatial tiles in all outer indices.
+    fn count(&self) -> usize {
+        self.g.n_outer as usize * self.n_spatial
+    }
+
+    fn get(&self, sp: usize) -> SpatialTile {
+        let (o, rem) = (sp / self.n_spatial, sp % self.n_spatial);
+        let [dt, ht, wt] = digits(rem, [self.nt[0], self.nt[1], self.nt[2]]);
+        let ext = self.g.ext.map(|x| x as usize);
+        let first = [dt * self.tile[0], ht * self.tile[1], wt * self.tile[2]];
+        let valid = [0, 1, 2].map(|i| self.tile[i].min(ext[i] - first[i]));
+        let outer_axes = &self.g.outer_axes[..self.g.n_outer_axes];
+        let off_o = outer_offset(o as u64, outer_axes, self.dims.extents(), self.outer_stride);
+        SpatialTile {
+            idx0: o * self.nt[3] * self.n_spatial + rem,
+            base: off_o + (0..3).map(|i| first[i] * self.s[i]).sum::<usize>(),
+            valid,
+            full: valid == [self.tile[0], self.tile[1], self.tile[2]],
+        }
     }
 }
 
-/// Packs into MlaTiled, tile by tile in storage order (tiles split across threads).
-/// Each pixel row of a tile is one conversion run: `valid[2]` pixels of `valid[3]`
-/// channels read from the input, written into `tc` slots (channel padding zero).
+/// Packs into MlaTiled: spatial tile by spatial tile (split across threads), all channel
+/// tiles of each at once so the input is read about once. Each pixel row of a tile is one
+/// conversion run: `valid[2]` pixels of the channel tile's logical channels, written into
+/// `tc` slots (channel padding zero).
 fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     exec: &Exec,
     t: T,
@@ -381,37 +408,63 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     if g.span == 0 {
         return;
     }
-    let s = g.role_axis.map(|r| r.map_or(0, |ax| a.stride[ax] as usize));
+    let st = SpatialTiles::new(t, g, dims, a);
+    let s = st.s;
     let (tile_bytes, tile_raw) = (g.tile_bytes as usize, g.tile_raw as usize);
     let tc = t.tc();
     // In-tile byte offsets from the tile layout's strides (a pixel is `tc` slots).
     let [pd, ph, _] = t.pixel_strides().map(|x| x * D::W);
-    let pix = tc * D::W;
+    // A pixel's channel groups go to the channel tiles, `n_spatial` tiles apart.
     let dside = Side {
-        pixel: pix,
+        pixel: tc * D::W,
+        group: st.n_spatial * tile_bytes,
         fmt: tiled_fmt(g.planes, tc, D::W),
     };
     let sside = Side {
         pixel: s[2],
+        group: tc * s[3],
         fmt: Fmt::Elements(s[3]),
     };
-    let ntiles = dst.len() / tile_bytes;
-    for_unit_chunks(exec, dst, tile_bytes, ntiles, |first, n, chunk| {
-        for (i, tile) in chunk.chunks_exact_mut(tile_bytes).take(n).enumerate() {
-            let tt = tiled_tile(t, g, dims, a, s, first + i);
-            let (body, gap) = tile.split_at_mut(tile_raw);
-            gap.fill(0);
-            if !tt.spatially_full {
-                body.fill(0);
+    let nc = st.nt[3];
+    let out = SharedOut::new(dst);
+    for_ranges(exec, st.count(), |range| {
+        for sp in range {
+            let tt = st.get(sp);
+            for ct in 0..nc {
+                // SAFETY: tile idx0 + ct * n_spatial belongs to spatial tile `sp` only,
+                // and each `sp` is in exactly one range: no other live access touches it.
+                let tile =
+                    unsafe { out.range((tt.idx0 + ct * st.n_spatial) * tile_bytes, tile_bytes) };
+                let (body, gap) = tile.split_at_mut(tile_raw);
+                gap.fill(0);
+                if !tt.full {
+                    body.fill(0);
+                }
             }
-            let [vd, vh, vw, vc] = tt.valid;
+            let [vd, vh, vw] = tt.valid;
             let row = Row {
                 npix: vw,
-                valid: vc,
+                valid: g.ext[3] as usize,
                 slots: tc,
+                pad: true,
             };
             let grid = [(vd, s[0], pd), (vh, s[1], ph)];
-            convert_grid::<S, D>(exec.path, &src[tt.base..], sside, body, dside, row, grid);
+            let start = tt.idx0 * tile_bytes;
+            // SAFETY: the grid writes only inside the channel tiles of spatial tile `sp`
+            // (tile numbers idx0 + ct * n_spatial), which no other part touches, and no
+            // slice of them is alive here; `start` is inside the buffer (a tile start).
+            unsafe {
+                convert_grid_raw::<S, D>(
+                    exec.path,
+                    &src[tt.base..],
+                    sside,
+                    out.ptr().add(start),
+                    out.len() - start,
+                    dside,
+                    row,
+                    grid,
+                )
+            };
         }
     });
 }
@@ -433,37 +486,9 @@ fn cblocked_tile(
     (base, [th.min(g.h as usize - h0), tw.min(g.w as usize - w0)])
 }
 
-/// The conversion grids of one MlaCBlocked tile: full 16-lane channel blocks, then the
-/// partial last block. Each is `(row, grid, input offset, tile offset)` relative to the
-/// tile's first pixel; `tiled` is the tile side's step per block, H row and pixel.
-fn cblocked_grids(
-    g: &CBlockedGeom,
-    valid: [usize; 2],
-    sc: usize,
-    sh: usize,
-    tile_steps: [usize; 3],
-) -> [(Row, Grid, usize, usize); 2] {
-    const L: usize = CBLOCK_LANES as usize;
-    let c = g.c as usize;
-    let (full, rest) = (c / L, c % L);
-    let [block, hrow, _] = tile_steps;
-    let row = |valid_c| Row {
-        npix: valid[1],
-        valid: valid_c,
-        slots: L,
-    };
-    [
-        (row(L), [(full, L * sc, block), (valid[0], sh, hrow)], 0, 0),
-        (
-            row(rest),
-            [(usize::from(rest > 0), 0, 0), (valid[0], sh, hrow)],
-            full * L * sc,
-            full * block,
-        ),
-    ]
-}
-
-/// Packs into MlaCBlocked with tile `th x tw` from `t` (TD = 1, TC = 16), tile by tile.
+/// Packs into MlaCBlocked with tile `th x tw` from `t` (TD = 1, TC = 16), tile by tile
+/// (tiles split across threads). A pixel's 16-lane channel blocks are its channel
+/// groups, `th * tw` pixels apart inside the tile; each H row of the tile is one row.
 fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
     exec: &Exec,
     t: T,
@@ -485,40 +510,34 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
     );
     let (th, tw) = (t.th(), t.tw());
     let [_, ph, pw] = t.pixel_strides().map(|x| x * D::W);
-    let _ = pw;
-    let steps = [th * tw * L * D::W, ph, L * D::W];
     let dside = Side {
-        pixel: L * D::W,
+        pixel: if tw > 1 { pw } else { L * D::W },
+        group: th * tw * L * D::W,
         fmt: tiled_fmt(g.planes, L, D::W),
     };
     let sside = Side {
         pixel: sw,
+        group: L * sc,
         fmt: Fmt::Elements(sc),
     };
     let (tile_bytes, tile_raw) = (g.tile_bytes as usize, g.tile_raw as usize);
     let ntiles = dst.len() / tile_bytes;
     for_unit_chunks(exec, dst, tile_bytes, ntiles, |first, n, chunk| {
         for (i, tile) in chunk.chunks_exact_mut(tile_bytes).take(n).enumerate() {
-            let (base, valid) = cblocked_tile(g, dims, a, first + i);
+            let (base, [vh, vw]) = cblocked_tile(g, dims, a, first + i);
             let (body, gap) = tile.split_at_mut(tile_raw);
             gap.fill(0);
-            if valid != [th, tw] {
+            if [vh, vw] != [th, tw] {
                 body.fill(0);
             }
-            for (row, grid, so, to) in cblocked_grids(g, valid, sc, sh, steps) {
-                if grid[0].0 == 0 {
-                    continue;
-                }
-                convert_grid::<S, D>(
-                    exec.path,
-                    &src[base + so..],
-                    sside,
-                    &mut body[to..],
-                    dside,
-                    row,
-                    grid,
-                );
-            }
+            let row = Row {
+                npix: vw,
+                valid: g.c as usize,
+                slots: L,
+                pad: true,
+            };
+            let grid = [(1, 0, 0), (vh, sh, ph)];
+            convert_grid::<S, D>(exec.path, &src[base..], sside, body, dside, row, grid);
         }
     });
 }
@@ -643,35 +662,39 @@ fn untess_tiled<S: Elem, D: Elem>(
     let t = RuntimeTile {
         dhwc: g.tile.map(|x| x as usize),
     };
-    let s = g.role_axis.map(|r| r.map_or(0, |ax| b.stride[ax] as usize));
+    let st = SpatialTiles::new(t, g, dims, b);
+    let s = st.s;
     let tc = t.tc();
     let [pd, ph, _] = t.pixel_strides().map(|x| x * S::W);
     let sside = Side {
         pixel: tc * S::W,
+        group: st.n_spatial * g.tile_bytes as usize,
         fmt: tiled_fmt(g.planes, tc, S::W),
     };
     let dside = Side {
         pixel: s[2],
+        group: tc * s[3],
         fmt: Fmt::Elements(s[3]),
     };
-    let nt = g.ntiles.map(|x| x as usize);
-    let radix = [usize::MAX, nt[3], nt[0], nt[1], nt[2]];
+    let nt = st.nt;
     let tile_bytes = g.tile_bytes as usize;
-    let ntiles = src.len() / tile_bytes;
     // Output split: along D or H tiles, or along the only outer axis longer than one.
     let only_outer = {
-        let long: Vec<usize> = g.outer_axes[..g.n_outer_axes]
+        let mut long = g.outer_axes[..g.n_outer_axes]
             .iter()
             .copied()
-            .filter(|&ax| dims.extents()[ax] > 1)
-            .collect();
-        (long.len() == 1).then(|| long[0])
+            .filter(|&ax| dims.extents()[ax] > 1);
+        match (long.next(), long.next()) {
+            (Some(ax), None) => Some(ax),
+            _ => None,
+        }
     };
+    // Digits of a spatial tile number: [outer, dt, ht, wt].
     let digit_of = |ax: usize| {
         if g.role_axis[0] == Some(ax) {
-            Some((2, t.td(), nt[0]))
+            Some((1, t.td(), nt[0]))
         } else if g.role_axis[1] == Some(ax) {
-            Some((3, t.th(), nt[1]))
+            Some((2, t.th(), nt[1]))
         } else if only_outer == Some(ax) {
             Some((0, 1, g.n_outer as usize))
         } else {
@@ -679,20 +702,21 @@ fn untess_tiled<S: Elem, D: Elem>(
         }
     };
     untess_parts(exec, b, dst, digit_of, |part, chunk| {
-        for idx in 0..ntiles {
-            let dg = digits(idx, radix);
+        for sp in 0..st.count() {
+            let dg = digits(sp, [usize::MAX, nt[0], nt[1], nt[2]]);
             if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
                 continue;
             }
-            let tt = tiled_tile(t, g, dims, b, s, idx);
-            let [vd, vh, vw, vc] = tt.valid;
+            let tt = st.get(sp);
+            let [vd, vh, vw] = tt.valid;
+            let grid = [(vd, pd, s[0]), (vh, ph, s[1])];
             let row = Row {
                 npix: vw,
-                valid: vc,
-                slots: vc,
+                valid: g.ext[3] as usize,
+                slots: tc,
+                pad: false,
             };
-            let grid = [(vd, pd, s[0]), (vh, ph, s[1])];
-            let tile = &src[idx * tile_bytes..];
+            let tile = &src[tt.idx0 * tile_bytes..];
             let out = &mut chunk[tt.base - part.origin..];
             convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
         }
@@ -715,13 +739,14 @@ fn untess_cblocked<S: Elem, D: Elem>(
         b.stride[r - 1] as usize,
     );
     let (th, tw) = (g.tile_h as usize, g.tile_w as usize);
-    let steps = [th * tw * L * S::W, tw * L * S::W, L * S::W];
     let sside = Side {
         pixel: L * S::W,
+        group: th * tw * L * S::W,
         fmt: tiled_fmt(g.planes, L, S::W),
     };
     let dside = Side {
         pixel: sw,
+        group: L * sc,
         fmt: Fmt::Elements(sc),
     };
     let tile_bytes = g.tile_bytes as usize;
@@ -746,20 +771,17 @@ fn untess_cblocked<S: Elem, D: Elem>(
             if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
                 continue;
             }
-            let (base, valid) = cblocked_tile(g, dims, b, idx);
-            for (row, grid, so, to) in cblocked_grids(g, valid, sc, sh, steps) {
-                if grid[0].0 == 0 {
-                    continue;
-                }
-                let grid = grid.map(|(n, out_step, tile_step)| (n, tile_step, out_step));
-                let row = Row {
-                    slots: row.valid,
-                    ..row
-                };
-                let tile = &src[idx * tile_bytes + to..];
-                let out = &mut chunk[base + so - part.origin..];
-                convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
-            }
+            let (base, [vh, vw]) = cblocked_tile(g, dims, b, idx);
+            let row = Row {
+                npix: vw,
+                valid: g.c as usize,
+                slots: L,
+                pad: false,
+            };
+            let grid = [(1, 0, 0), (vh, tw * L * S::W, sh)];
+            let tile = &src[idx * tile_bytes..];
+            let out = &mut chunk[base - part.origin..];
+            convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
         }
     });
 }

@@ -1,16 +1,18 @@
-//! The one conversion routine every kernel uses: a row of pixels, each a run of
-//! channels, read in one memory format and written in another, converting every element
-//! from `S` to `D` (bit-exact with `half`, see [`convert`](crate::tensor::convert)).
+//! The one conversion routine every kernel uses: a grid of rows of pixels, each pixel a
+//! run of channels cut into groups of `slots` (one group per tile the pixel spans), read
+//! in one memory format and written in another, converting every element from `S` to `D`
+//! (bit-exact with `half`, see [`convert`](crate::tensor::convert)).
 //!
-//! Cast (a run of one pixel), CastTess (a tile row: pixels of `valid` channels written
-//! into `slots` channel slots, the rest zero) and CastUntess (the same, read back) all
-//! reduce to [`convert_row`]. Each instruction-set path converts 16-lane blocks: AVX-512
-//! with masked loads and stores for the partial block at a pixel's end, AVX2/F16C with
-//! 8-lane blocks and a narrow tail through a stack buffer, and a portable scalar loop.
+//! Cast (one pixel, one group), CastTess (tile rows: pixels whose channel groups go to
+//! the channel tiles, padded to `slots` with zeros) and CastUntess (the same, read back)
+//! all reduce to [`convert_grid`]. Each instruction-set path converts 16-lane blocks:
+//! AVX-512 with masked loads and stores for the partial block at a group's end, AVX2/F16C
+//! with 8-lane blocks and a narrow tail through a stack buffer, and a portable scalar
+//! loop, the reference the vector paths are tested against.
 
 use crate::tensor::convert::{cvt, ConvertPath, Elem};
 
-/// Where the elements of one pixel lie, relative to the pixel's first byte.
+/// Where the elements of one channel group lie, relative to the group's first byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Fmt {
     /// Little-endian elements `stride` bytes apart.
@@ -19,10 +21,12 @@ pub(crate) enum Fmt {
     Planes(usize),
 }
 
-/// One side of a row: bytes between consecutive pixels and the format inside a pixel.
+/// One side of a row: bytes between consecutive pixels, between consecutive channel
+/// groups of a pixel, and the format inside a group.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Side {
     pub pixel: usize,
+    pub group: usize,
     pub fmt: Fmt,
 }
 
@@ -31,18 +35,45 @@ impl Side {
     pub fn run(stride: usize) -> Side {
         Side {
             pixel: 0,
+            group: 0,
             fmt: Fmt::Elements(stride),
         }
     }
 }
 
-/// The shape of a row: `npix` pixels; each reads `valid` elements and writes `slots`
-/// (`slots >= valid`; slots past `valid` are written as zero bits).
+/// The shape of a row: `npix` pixels of `valid` logical channels, cut into groups of
+/// `slots` channels (`ceil(valid / slots)` groups). Group `g` converts its
+/// `min(slots, valid - g * slots)` channels; with `pad` it also writes the rest of its
+/// `slots` as zero bits (a tile's channel padding), else nothing more.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Row {
     pub npix: usize,
     pub valid: usize,
     pub slots: usize,
+    pub pad: bool,
+}
+
+impl Row {
+    /// A plain run of `n` elements (one pixel, one group).
+    pub fn run(n: usize) -> Row {
+        Row {
+            npix: 1,
+            valid: n,
+            slots: n,
+            pad: false,
+        }
+    }
+
+    fn groups(&self) -> usize {
+        self.valid.div_ceil(self.slots)
+    }
+
+    /// Elements converted (`.0`) and slots written (`.1`) in group `g`.
+    #[inline(always)]
+    fn group(&self, g: usize) -> (usize, usize) {
+        let nv = self.slots.min(self.valid - g * self.slots);
+        (nv, if self.pad { self.slots } else { nv })
+    }
 }
 
 /// Up to two outer loops around a row: `(count, source step, destination step)` in bytes,
@@ -52,9 +83,9 @@ pub(crate) type Grid = [(usize, usize, usize); 2];
 /// The grid of a single row.
 pub(crate) const ONE_ROW: Grid = [(1, 0, 0), (1, 0, 0)];
 
-/// Bytes a pixel of `n >= 1` elements of width `w` spans in `fmt`; `None` on overflow or
+/// Bytes a group of `n >= 1` elements of width `w` spans in `fmt`; `None` on overflow or
 /// when byte planes would overlap (`n > plane`) or the width is not 2.
-fn pixel_extent(fmt: Fmt, n: usize, w: usize) -> Option<usize> {
+fn group_extent(fmt: Fmt, n: usize, w: usize) -> Option<usize> {
     match fmt {
         Fmt::Elements(st) => (n - 1).checked_mul(st)?.checked_add(w),
         Fmt::Planes(plane) if w == 2 && n <= plane => plane.checked_add(n),
@@ -62,20 +93,31 @@ fn pixel_extent(fmt: Fmt, n: usize, w: usize) -> Option<usize> {
     }
 }
 
-/// Bytes a whole grid of rows spans on one side (`dst`: pick the destination steps).
-fn grid_extent(
-    grid: &Grid,
-    dst: bool,
-    side: Side,
-    npix: usize,
-    n: usize,
-    w: usize,
-) -> Option<usize> {
-    let mut end = (npix - 1)
+/// Bytes a whole grid spans on one side (`dst`: the written slots and destination
+/// steps), or `None` when it overflows or consecutive groups would overlap.
+fn grid_extent(grid: &Grid, row: &Row, dst: bool, side: Side, w: usize) -> Option<usize> {
+    let count = |g| {
+        let (nv, ns) = row.group(g);
+        if dst {
+            ns
+        } else {
+            nv
+        }
+    };
+    let last = row.groups() - 1;
+    if last > 0 && side.group < group_extent(side.fmt, row.slots, w)? {
+        return None;
+    }
+    // Groups do not overlap, so the last one ends furthest (or the first, if alone).
+    let group_end = last
+        .checked_mul(side.group)?
+        .checked_add(group_extent(side.fmt, count(last), w)?)?
+        .max(group_extent(side.fmt, count(0), w)?);
+    let mut end = (row.npix - 1)
         .checked_mul(side.pixel)?
-        .checked_add(pixel_extent(side.fmt, n, w)?)?;
-    for &(count, ss, ds) in grid {
-        end = end.checked_add((count - 1).checked_mul(if dst { ds } else { ss })?)?;
+        .checked_add(group_end)?;
+    for &(n, ss, ds) in grid {
+        end = end.checked_add((n - 1).checked_mul(if dst { ds } else { ss })?)?;
     }
     Some(end)
 }
@@ -94,181 +136,199 @@ pub(crate) fn convert_row<S: Elem, D: Elem>(
 
 /// Converts a grid of rows (see [`Grid`], [`Row`]) from `src` to `dst` with `path`.
 ///
-/// Callers pass offsets that admission and the placement maps prove in bounds; a row that
-/// would reach outside either slice is a bug in the caller and panics here (before any
-/// access), never undefined behaviour. `path` must be available (callers use
-/// [`ConvertPath::best`] or a path they checked).
+/// Callers pass offsets that admission and the placement maps prove in bounds; a grid
+/// that would reach outside either slice is a bug in the caller and panics here (before
+/// any access), never undefined behaviour. An unavailable `path` runs the portable code.
 pub(crate) fn convert_grid<S: Elem, D: Elem>(
     path: ConvertPath,
     src: &[u8],
     s: Side,
     dst: &mut [u8],
     d: Side,
+    row: Row,
+    grid: Grid,
+) {
+    // SAFETY: `dst` is an exclusive borrow of `dst.len()` writable bytes that nothing
+    // else accesses during the call.
+    unsafe { convert_grid_raw::<S, D>(path, src, s, dst.as_mut_ptr(), dst.len(), d, row, grid) }
+}
+
+/// [`convert_grid`] into a destination given by pointer, for kernels whose parallel
+/// parts write disjoint pieces (tiles) of one buffer. Panics, before any access, when the
+/// grid reaches outside `src` or `dst_len`.
+///
+/// # Safety
+/// `dst` is valid for writes of `dst_len` bytes, and during the call no one else reads
+/// or writes the destination slots this grid writes (other bytes of the buffer may be
+/// in use by other threads).
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn convert_grid_raw<S: Elem, D: Elem>(
+    path: ConvertPath,
+    src: &[u8],
+    s: Side,
+    dst: *mut u8,
+    dst_len: usize,
+    d: Side,
     mut row: Row,
     grid: Grid,
 ) {
-    if row.npix == 0 || row.slots == 0 || grid.iter().any(|g| g.0 == 0) {
+    if row.npix == 0 || row.valid == 0 || grid.iter().any(|g| g.0 == 0) {
         return;
     }
-    assert!(row.valid <= row.slots, "convert_row: more valid than slots");
-    let dst_end = grid_extent(&grid, true, d, row.npix, row.slots, D::W);
+    let src_end = grid_extent(&grid, &row, false, s, S::W);
+    let dst_end = grid_extent(&grid, &row, true, d, D::W);
     assert!(
-        dst_end.is_some_and(|e| e <= dst.len()),
-        "convert_row: destination row outside its buffer"
+        src_end.is_some_and(|e| e <= src.len()) && dst_end.is_some_and(|e| e <= dst_len),
+        "convert_grid: a row reaches outside its buffer"
     );
-    if row.valid > 0 {
-        let src_end = grid_extent(&grid, false, s, row.npix, row.valid, S::W);
-        assert!(
-            src_end.is_some_and(|e| e <= src.len()),
-            "convert_row: source row outside its buffer"
-        );
-    }
     // Pixels that follow each other densely on both sides are one long run.
-    if row.valid == row.slots
+    if row.groups() == 1
+        && row.valid == row.slots
         && s.fmt == Fmt::Elements(S::W)
         && d.fmt == Fmt::Elements(D::W)
         && s.pixel == row.valid * S::W
         && d.pixel == row.slots * D::W
     {
-        row = Row {
-            npix: 1,
-            valid: row.npix * row.valid,
-            slots: row.npix * row.slots,
-        };
-    }
-    if S::DTYPE == D::DTYPE
-        && grid == ONE_ROW
-        && row.npix == 1
-        && row.valid == row.slots
-        && s.fmt == Fmt::Elements(S::W)
-        && d.fmt == Fmt::Elements(D::W)
-    {
-        let n = row.valid * S::W;
-        dst[..n].copy_from_slice(&src[..n]);
-        return;
+        row = Row::run(row.npix * row.valid);
     }
     let path = if path.is_available() {
         path
     } else {
         ConvertPath::Portable
     };
+    let src = src.as_ptr();
     match path {
-        ConvertPath::Portable => portable::grid::<S, D>(src, s, dst, d, row, grid),
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `is_available` detected AVX2 + F16C (the callee's features); the asserts
-        // above proved every pixel's source elements (for `valid > 0`) and destination
-        // slots lie inside `src` and `dst`, which are distinct borrows (no overlap).
-        ConvertPath::Avx2F16c => unsafe {
-            x86::avx2::grid::<S, D>(src.as_ptr(), s, dst.as_mut_ptr(), d, row, grid)
-        },
+        // SAFETY: `is_available` detected AVX2 + F16C (the callee's features); the assert
+        // above proved every group's source elements and destination slots lie inside
+        // `src` and the `dst_len` bytes at `dst`, which the caller lets us write
+        // (a shared source and a written destination do not overlap: the caller's
+        // contract gives us exclusive access to the written slots).
+        ConvertPath::Avx2F16c => unsafe { x86::avx2::grid::<S, D>(src, s, dst, d, row, grid) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `is_available` detected AVX-512 F/BW/VL/BF16 (the callee's features);
-        // bounds and disjointness as above.
-        ConvertPath::Avx512Bf16 => unsafe {
-            x86::avx512::grid::<S, D>(src.as_ptr(), s, dst.as_mut_ptr(), d, row, grid)
-        },
-        #[cfg(not(target_arch = "x86_64"))]
-        _ => portable::grid::<S, D>(src, s, dst, d, row, grid),
+        // bounds and access as above.
+        ConvertPath::Avx512Bf16 => unsafe { x86::avx512::grid::<S, D>(src, s, dst, d, row, grid) },
+        // SAFETY: bounds and access as above.
+        _ => unsafe { portable_grid::<S, D>(src, s, dst, d, row, grid) },
+    }
+}
+
+/// Reads element `k` of the group at `p`.
+///
+/// # Safety
+/// The element's bytes are readable.
+#[inline(always)]
+unsafe fn read<S: Elem>(p: *const u8, fmt: Fmt, k: usize) -> u32 {
+    // SAFETY: per the contract the element's bytes are readable; unaligned reads of
+    // little-endian values.
+    unsafe {
+        match fmt {
+            Fmt::Elements(st) if S::W == 4 => {
+                u32::from_le_bytes(p.add(k * st).cast::<[u8; 4]>().read_unaligned())
+            }
+            Fmt::Elements(st) => u32::from(u16::from_le_bytes(
+                p.add(k * st).cast::<[u8; 2]>().read_unaligned(),
+            )),
+            Fmt::Planes(pl) => u32::from(p.add(k).read()) | (u32::from(p.add(pl + k).read()) << 8),
+        }
+    }
+}
+
+/// Writes element `k` of the group at `p`.
+///
+/// # Safety
+/// The element's bytes are writable.
+#[inline(always)]
+unsafe fn write<D: Elem>(p: *mut u8, fmt: Fmt, k: usize, bits: u32) {
+    // SAFETY: per the contract the element's bytes are writable; unaligned writes.
+    unsafe {
+        match fmt {
+            Fmt::Elements(st) if D::W == 4 => p
+                .add(k * st)
+                .cast::<[u8; 4]>()
+                .write_unaligned(bits.to_le_bytes()),
+            Fmt::Elements(st) => p
+                .add(k * st)
+                .cast::<[u8; 2]>()
+                .write_unaligned((bits as u16).to_le_bytes()),
+            Fmt::Planes(pl) => {
+                p.add(k).write(bits as u8);
+                p.add(pl + k).write((bits >> 8) as u8);
+            }
+        }
+    }
+}
+
+/// Calls `f(src group, dst group, converted, written)` for every group of every pixel of
+/// every row of the grid, in memory order of the source.
+///
+/// # Safety
+/// The grid's groups lie inside the buffers at `src` and `dst` (as `convert_grid_raw`
+/// asserts), so the pointers passed to `f` are in bounds.
+#[inline(always)]
+unsafe fn for_each_group(
+    src: *const u8,
+    s: Side,
+    dst: *mut u8,
+    d: Side,
+    r: Row,
+    g: Grid,
+    mut f: impl FnMut(*const u8, *mut u8, usize, usize),
+) {
+    let groups = r.groups();
+    for i in 0..g[0].0 {
+        for j in 0..g[1].0 {
+            for p in 0..r.npix {
+                for grp in 0..groups {
+                    let so = i * g[0].1 + j * g[1].1 + p * s.pixel + grp * s.group;
+                    let dof = i * g[0].2 + j * g[1].2 + p * d.pixel + grp * d.group;
+                    let (nv, ns) = r.group(grp);
+                    // SAFETY: offsets of a group of the grid: in bounds (contract).
+                    unsafe { f(src.add(so), dst.add(dof), nv, ns) };
+                }
+            }
+        }
     }
 }
 
 /// The portable path, and the reference every vector path is tested against.
-mod portable {
-    use super::*;
-
-    /// Element `k` of the pixel at `base`.
-    #[inline(always)]
-    pub(super) fn read<S: Elem>(src: &[u8], base: usize, fmt: Fmt, k: usize) -> u32 {
-        match fmt {
-            Fmt::Elements(st) => S::read(src, base + k * st),
-            Fmt::Planes(p) => u32::from(src[base + k]) | (u32::from(src[base + p + k]) << 8),
-        }
-    }
-
-    /// Writes element `k` of the pixel at `base`.
-    #[inline(always)]
-    pub(super) fn write<D: Elem>(dst: &mut [u8], base: usize, fmt: Fmt, k: usize, bits: u32) {
-        match fmt {
-            Fmt::Elements(st) => D::write(dst, base + k * st, bits),
-            Fmt::Planes(p) => {
-                dst[base + k] = bits as u8;
-                dst[base + p + k] = (bits >> 8) as u8;
-            }
-        }
-    }
-
-    pub(super) fn grid<S: Elem, D: Elem>(
-        src: &[u8],
-        s: Side,
-        dst: &mut [u8],
-        d: Side,
-        r: Row,
-        g: Grid,
-    ) {
-        for i in 0..g[0].0 {
-            for j in 0..g[1].0 {
-                let so = i * g[0].1 + j * g[1].1;
-                let dof = i * g[0].2 + j * g[1].2;
-                row::<S, D>(&src[so..], s, &mut dst[dof..], d, r);
-            }
-        }
-    }
-
-    fn row<S: Elem, D: Elem>(src: &[u8], s: Side, dst: &mut [u8], d: Side, r: Row) {
-        for p in 0..r.npix {
-            let (sb, db) = (p * s.pixel, p * d.pixel);
-            for k in 0..r.slots {
-                let bits = if k < r.valid {
-                    cvt::<S, D>(read::<S>(src, sb, s.fmt, k))
+///
+/// # Safety
+/// As for the vector paths: the grid lies inside both buffers; no overlap.
+unsafe fn portable_grid<S: Elem, D: Elem>(
+    src: *const u8,
+    s: Side,
+    dst: *mut u8,
+    d: Side,
+    r: Row,
+    g: Grid,
+) {
+    // SAFETY: every group is in bounds (contract); elements k < nv are readable and
+    // slots k < ns writable.
+    unsafe {
+        for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
+            for k in 0..ns {
+                let bits = if k < nv {
+                    cvt::<S, D>(read::<S>(sp, s.fmt, k))
                 } else {
                     0
                 };
-                write::<D>(dst, db, d.fmt, k, bits);
+                write::<D>(dp, d.fmt, k, bits);
             }
-        }
+        })
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{Elem, Fmt, Grid, Row, Side};
+    use super::{for_each_group, read, write, Elem, Fmt, Grid, Row, Side};
     use crate::tensor::dtype::DType;
 
-    /// Reads element `k` of the pixel at `p` (scalar; for strided formats and tails).
-    ///
-    /// # Safety
-    /// The element's bytes are readable.
+    /// Formats a block loads or stores directly: contiguous elements or byte planes.
     #[inline(always)]
-    unsafe fn read<S: Elem>(p: *const u8, fmt: Fmt, k: usize) -> u32 {
-        // SAFETY: per the contract the element's bytes are readable; unaligned reads.
-        unsafe {
-            match fmt {
-                Fmt::Elements(st) if S::W == 4 => p.add(k * st).cast::<u32>().read_unaligned(),
-                Fmt::Elements(st) => u32::from(p.add(k * st).cast::<u16>().read_unaligned()),
-                Fmt::Planes(pl) => {
-                    u32::from(p.add(k).read()) | (u32::from(p.add(pl + k).read()) << 8)
-                }
-            }
-        }
-    }
-
-    /// Writes element `k` of the pixel at `p` (scalar).
-    ///
-    /// # Safety
-    /// The element's bytes are writable.
-    #[inline(always)]
-    unsafe fn write<D: Elem>(p: *mut u8, fmt: Fmt, k: usize, bits: u32) {
-        // SAFETY: per the contract the element's bytes are writable; unaligned writes.
-        unsafe {
-            match fmt {
-                Fmt::Elements(st) if D::W == 4 => p.add(k * st).cast::<u32>().write_unaligned(bits),
-                Fmt::Elements(st) => p.add(k * st).cast::<u16>().write_unaligned(bits as u16),
-                Fmt::Planes(pl) => {
-                    p.add(k).write(bits as u8);
-                    p.add(pl + k).write((bits >> 8) as u8);
-                }
-            }
-        }
+    fn direct<E: Elem>(f: Fmt) -> bool {
+        f == Fmt::Elements(E::W) || matches!(f, Fmt::Planes(_))
     }
 
     pub(super) mod avx512 {
@@ -276,9 +336,9 @@ mod x86 {
         use std::arch::x86_64::*;
 
         /// # Safety
-        /// AVX-512 F/BW/VL/BF16 available; in every row of the grid, every pixel's `valid`
-        /// source elements readable and `slots` destination slots writable, as laid out by
-        /// `s`, `d`; no overlap between source and destination.
+        /// AVX-512 F/BW/VL/BF16 available; every group's `nv` source elements readable
+        /// and `ns` destination slots writable, as laid out by `s`, `d`, `r`, `g`; no
+        /// overlap between source and destination.
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
         pub unsafe fn grid<S: Elem, D: Elem>(
             src: *const u8,
@@ -288,43 +348,88 @@ mod x86 {
             r: Row,
             g: Grid,
         ) {
-            for i in 0..g[0].0 {
-                for j in 0..g[1].0 {
-                    // SAFETY: every row of the grid lies inside both buffers (contract).
-                    unsafe {
-                        row::<S, D>(
-                            src.add(i * g[0].1 + j * g[1].1),
-                            s,
-                            dst.add(i * g[0].2 + j * g[1].2),
-                            d,
-                            r,
-                        )
-                    };
-                }
+            if !direct::<S>(s.fmt) || !direct::<D>(d.fmt) {
+                // SAFETY: same contract.
+                return unsafe { grid_strided::<S, D>(src, s, dst, d, r, g) };
+            }
+            let (sf, df) = (s.fmt, d.fmt);
+            // SAFETY: each group is in bounds (contract); `group` touches only its lanes.
+            unsafe {
+                for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
+                    group::<S, D>(sp, sf, dp, df, nv, ns)
+                })
+            };
+        }
+
+        /// One group: blocks whose 16 lanes are all converted, then masked blocks.
+        ///
+        /// # Safety
+        /// `nv` elements readable at `sp` and `ns >= nv` slots writable at `dp`.
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn group<S: Elem, D: Elem>(
+            sp: *const u8,
+            sf: Fmt,
+            dp: *mut u8,
+            df: Fmt,
+            nv: usize,
+            ns: usize,
+        ) {
+            let full = nv & !15;
+            let mut k = 0;
+            while k < full {
+                // SAFETY: elements and slots k..k+16 are in the group (k + 16 <= nv <= ns).
+                unsafe { block::<S, D>(sp, sf, dp, df, k, 0xFFFF, 0xFFFF) };
+                k += 16;
+            }
+            while k < ns {
+                let (v, w) = (nv.saturating_sub(k).min(16), (ns - k).min(16));
+                // SAFETY: lanes below v read elements k.. (< nv) and lanes below w write
+                // slots k.. (< ns); masked-off lanes are not accessed (AVX-512 masked
+                // accesses do not fault); features enabled.
+                unsafe { block::<S, D>(sp, sf, dp, df, k, mask(v), mask(w)) };
+                k += 16;
             }
         }
 
-        /// One row of the grid.
+        /// Grids with a strided side: 16 elements at a time gathered into a stack buffer,
+        /// converted by the same block, and scattered.
         ///
         /// # Safety
-        /// As for `grid`, for this row.
-        #[inline]
+        /// As for `grid`.
+        #[inline(never)]
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
-        unsafe fn row<S: Elem, D: Elem>(src: *const u8, s: Side, dst: *mut u8, d: Side, r: Row) {
-            for p in 0..r.npix {
-                // SAFETY: pixel p starts inside both rows (contract).
-                let (sp, dp) = unsafe { (src.add(p * s.pixel), dst.add(p * d.pixel)) };
-                let mut k = 0;
-                while k < r.slots {
-                    let nv = r.valid.saturating_sub(k).min(16);
-                    let ns = (r.slots - k).min(16);
-                    // SAFETY: lanes below nv read elements k.. of this pixel (< valid) and
-                    // lanes below ns write slots k.. (< slots); masked-off lanes are not
-                    // accessed (AVX-512 masked accesses do not fault); features enabled.
-                    unsafe { block::<S, D>(sp, s.fmt, dp, d.fmt, k, nv, ns) };
-                    k += 16;
-                }
-            }
+        unsafe fn grid_strided<S: Elem, D: Elem>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
+            let mut a = [0u32; 16];
+            let mut b = [0u32; 16];
+            let (ap, bp) = (a.as_mut_ptr().cast::<u8>(), b.as_mut_ptr().cast::<u8>());
+            let (af, bf) = (Fmt::Elements(S::W), Fmt::Elements(D::W));
+            let (sf, df) = (s.fmt, d.fmt);
+            // SAFETY: groups in bounds (contract); elements k..k+v readable and slots
+            // k..k+w writable; the buffers hold 16 elements of up to 4 bytes.
+            unsafe {
+                for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
+                    let mut k = 0;
+                    while k < ns {
+                        let (v, w) = (nv.saturating_sub(k).min(16), (ns - k).min(16));
+                        for l in 0..v {
+                            write::<S>(ap, af, l, read::<S>(sp, sf, k + l));
+                        }
+                        block::<S, D>(ap, af, bp, bf, 0, mask(v), 0xFFFF);
+                        for l in 0..w {
+                            write::<D>(dp, df, k + l, read::<D>(bp, bf, l));
+                        }
+                        k += 16;
+                    }
+                })
+            };
         }
 
         #[inline(always)]
@@ -332,7 +437,8 @@ mod x86 {
             ((1u32 << n) - 1) as __mmask16
         }
 
-        /// Converts elements `k..k+nv` and writes slots `k..k+ns` (zero past `nv`).
+        /// Converts the elements `k..` of the lanes in `vm` and writes the slots `k..` of
+        /// the lanes in `sm` (zero where `vm` is clear); formats are [`direct`].
         #[inline]
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
         unsafe fn block<S: Elem, D: Elem>(
@@ -341,137 +447,60 @@ mod x86 {
             dp: *mut u8,
             df: Fmt,
             k: usize,
-            nv: usize,
-            ns: usize,
+            vm: __mmask16,
+            sm: __mmask16,
         ) {
-            let (vm, sm) = (mask(nv), mask(ns));
-            // SAFETY: as in `row`: only unmasked lanes touch memory, all in bounds.
+            // SAFETY: only unmasked lanes touch memory, all in bounds (caller).
             unsafe {
                 match (S::W, D::W) {
-                    (4, 4) => store32::<D>(dp, df, k, ns, sm, load32::<S>(sp, sf, k, nv, vm)),
-                    (4, _) => store16::<D>(
-                        dp,
-                        df,
-                        k,
-                        ns,
+                    (4, 4) => _mm512_mask_storeu_epi32(
+                        dp.add(4 * k).cast(),
                         sm,
-                        narrow(D::DTYPE, load32::<S>(sp, sf, k, nv, vm)),
+                        _mm512_maskz_loadu_epi32(vm, sp.add(4 * k).cast()),
                     ),
-                    (_, 4) => store32::<D>(
-                        dp,
-                        df,
-                        k,
-                        ns,
-                        sm,
-                        widen(S::DTYPE, load16::<S>(sp, sf, k, nv, vm)),
-                    ),
-                    _ if S::DTYPE == D::DTYPE => {
-                        store16::<D>(dp, df, k, ns, sm, load16::<S>(sp, sf, k, nv, vm))
+                    (4, _) => {
+                        let x = _mm512_maskz_loadu_epi32(vm, sp.add(4 * k).cast());
+                        store16(dp, df, k, sm, narrow(D::DTYPE, x))
                     }
-                    _ => store16::<D>(
+                    (_, 4) => {
+                        let x = widen(S::DTYPE, load16(sp, sf, k, vm));
+                        _mm512_mask_storeu_epi32(dp.add(4 * k).cast(), sm, x)
+                    }
+                    _ if S::DTYPE == D::DTYPE => store16(dp, df, k, sm, load16(sp, sf, k, vm)),
+                    _ => store16(
                         dp,
                         df,
                         k,
-                        ns,
                         sm,
-                        narrow(D::DTYPE, widen(S::DTYPE, load16::<S>(sp, sf, k, nv, vm))),
+                        narrow(D::DTYPE, widen(S::DTYPE, load16(sp, sf, k, vm))),
                     ),
                 }
             }
         }
 
+        /// 16 lanes of 16-bit elements, contiguous or byte planes.
         #[inline]
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
-        unsafe fn load32<S: Elem>(
-            p: *const u8,
-            f: Fmt,
-            k: usize,
-            nv: usize,
-            m: __mmask16,
-        ) -> __m512i {
-            // SAFETY: unmasked lanes (< nv) are readable elements (caller).
+        unsafe fn load16(p: *const u8, f: Fmt, k: usize, m: __mmask16) -> __m256i {
+            // SAFETY: unmasked lanes are readable elements (caller).
             unsafe {
                 match f {
-                    Fmt::Elements(4) => _mm512_maskz_loadu_epi32(m, p.add(4 * k).cast()),
-                    _ => {
-                        let mut buf = [0u32; 16];
-                        for (l, b) in buf.iter_mut().enumerate().take(nv) {
-                            *b = read::<S>(p, f, k + l);
-                        }
-                        _mm512_loadu_si512(buf.as_ptr().cast())
-                    }
-                }
-            }
-        }
-
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
-        unsafe fn load16<S: Elem>(
-            p: *const u8,
-            f: Fmt,
-            k: usize,
-            nv: usize,
-            m: __mmask16,
-        ) -> __m256i {
-            // SAFETY: unmasked lanes (< nv) are readable elements (caller).
-            unsafe {
-                match f {
-                    Fmt::Elements(2) => _mm256_maskz_loadu_epi16(m, p.add(2 * k).cast()),
                     Fmt::Planes(pl) => {
                         let lo = _mm_maskz_loadu_epi8(m, p.add(k).cast());
                         let hi = _mm_maskz_loadu_epi8(m, p.add(pl + k).cast());
                         _mm256_set_m128i(_mm_unpackhi_epi8(lo, hi), _mm_unpacklo_epi8(lo, hi))
                     }
-                    Fmt::Elements(_) => {
-                        let mut buf = [0u16; 16];
-                        for (l, b) in buf.iter_mut().enumerate().take(nv) {
-                            *b = read::<S>(p, f, k + l) as u16;
-                        }
-                        _mm256_loadu_si256(buf.as_ptr().cast())
-                    }
+                    Fmt::Elements(_) => _mm256_maskz_loadu_epi16(m, p.add(2 * k).cast()),
                 }
             }
         }
 
         #[inline]
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
-        unsafe fn store32<D: Elem>(
-            p: *mut u8,
-            f: Fmt,
-            k: usize,
-            ns: usize,
-            m: __mmask16,
-            v: __m512i,
-        ) {
-            // SAFETY: unmasked lanes (< ns) are writable slots (caller).
+        unsafe fn store16(p: *mut u8, f: Fmt, k: usize, m: __mmask16, v: __m256i) {
+            // SAFETY: unmasked lanes are writable slots (caller).
             unsafe {
                 match f {
-                    Fmt::Elements(4) => _mm512_mask_storeu_epi32(p.add(4 * k).cast(), m, v),
-                    _ => {
-                        let mut buf = [0u32; 16];
-                        _mm512_storeu_si512(buf.as_mut_ptr().cast(), v);
-                        for (l, &b) in buf.iter().enumerate().take(ns) {
-                            write::<D>(p, f, k + l, b);
-                        }
-                    }
-                }
-            }
-        }
-
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
-        unsafe fn store16<D: Elem>(
-            p: *mut u8,
-            f: Fmt,
-            k: usize,
-            ns: usize,
-            m: __mmask16,
-            v: __m256i,
-        ) {
-            // SAFETY: unmasked lanes (< ns) are writable slots (caller).
-            unsafe {
-                match f {
-                    Fmt::Elements(2) => _mm256_mask_storeu_epi16(p.add(2 * k).cast(), m, v),
                     Fmt::Planes(pl) => {
                         // Bytes [l0 h0 l1 h1 ...] -> [l0..l15 | h0..h15].
                         let planes = _mm256_setr_epi8(
@@ -480,6 +509,11 @@ mod x86 {
                         );
                         let v = _mm256_shuffle_epi8(v, planes);
                         let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(v);
+                        if pl == 16 && m == 0xFFFF {
+                            // A whole 16-slot pixel: both planes are adjacent.
+                            _mm256_storeu_si256(p.cast(), v);
+                            return;
+                        }
                         _mm_mask_storeu_epi8(p.add(k).cast(), m, _mm256_castsi256_si128(v));
                         _mm_mask_storeu_epi8(
                             p.add(pl + k).cast(),
@@ -487,13 +521,7 @@ mod x86 {
                             _mm256_extracti128_si256::<1>(v),
                         );
                     }
-                    Fmt::Elements(_) => {
-                        let mut buf = [0u16; 16];
-                        _mm256_storeu_si256(buf.as_mut_ptr().cast(), v);
-                        for (l, &b) in buf.iter().enumerate().take(ns) {
-                            write::<D>(p, f, k + l, u32::from(b));
-                        }
-                    }
+                    Fmt::Elements(_) => _mm256_mask_storeu_epi16(p.add(2 * k).cast(), m, v),
                 }
             }
         }
@@ -554,66 +582,40 @@ mod x86 {
             r: Row,
             g: Grid,
         ) {
-            for i in 0..g[0].0 {
-                for j in 0..g[1].0 {
-                    // SAFETY: every row of the grid lies inside both buffers (contract).
-                    unsafe {
-                        row::<S, D>(
-                            src.add(i * g[0].1 + j * g[1].1),
-                            s,
-                            dst.add(i * g[0].2 + j * g[1].2),
-                            d,
-                            r,
-                        )
-                    };
-                }
-            }
-        }
-
-        /// One row of the grid.
-        ///
-        /// # Safety
-        /// As for `grid`, for this row.
-        #[inline]
-        #[target_feature(enable = "avx2,f16c")]
-        unsafe fn row<S: Elem, D: Elem>(src: *const u8, s: Side, dst: *mut u8, d: Side, r: Row) {
-            // Full 8-lane blocks convert straight between the formats below; partial
-            // blocks and other strides go through two stack buffers.
-            let s_direct = s.fmt == Fmt::Elements(S::W) || matches!(s.fmt, Fmt::Planes(_));
-            let d_direct = d.fmt == Fmt::Elements(D::W) || matches!(d.fmt, Fmt::Planes(_));
-            for p in 0..r.npix {
-                // SAFETY: pixel p starts inside both rows (contract).
-                let (sp, dp) = unsafe { (src.add(p * s.pixel), dst.add(p * d.pixel)) };
-                let mut k = 0;
-                while k < r.slots {
-                    let nv = r.valid.saturating_sub(k).min(8);
-                    let ns = (r.slots - k).min(8);
-                    // SAFETY: elements k..k+nv are readable and slots k..k+ns writable
-                    // (contract); direct blocks touch exactly 8 of each; the buffers are
-                    // 8 elements of 4 bytes, covering both widths.
-                    unsafe {
-                        if nv == 8 && ns == 8 && s_direct && d_direct {
-                            block::<S, D>(sp, s.fmt, k, dp, d.fmt, k);
+            // Full 8-lane blocks convert straight between direct formats; partial blocks
+            // and strided sides go through two stack buffers (a narrow tail).
+            let straight = direct::<S>(s.fmt) && direct::<D>(d.fmt);
+            let (sf, df) = (s.fmt, d.fmt);
+            let (af, bf) = (Fmt::Elements(S::W), Fmt::Elements(D::W));
+            // SAFETY: groups in bounds (contract); direct blocks touch exactly 8 elements
+            // and slots inside the group; the buffers hold 8 elements of up to 4 bytes.
+            unsafe {
+                for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
+                    let mut k = 0;
+                    while k < ns {
+                        let (v, w) = (nv.saturating_sub(k).min(8), (ns - k).min(8));
+                        if v == 8 && straight {
+                            block::<S, D>(sp, sf, k, dp, df, k);
                         } else {
                             let mut a = [0u32; 8];
                             let mut b = [0u32; 8];
                             let (ap, bp) =
                                 (a.as_mut_ptr().cast::<u8>(), b.as_mut_ptr().cast::<u8>());
-                            for l in 0..nv {
-                                write::<S>(ap, Fmt::Elements(S::W), l, read::<S>(sp, s.fmt, k + l));
+                            for l in 0..v {
+                                write::<S>(ap, af, l, read::<S>(sp, sf, k + l));
                             }
-                            block::<S, D>(ap, Fmt::Elements(S::W), 0, bp, Fmt::Elements(D::W), 0);
-                            for l in 0..ns {
-                                write::<D>(dp, d.fmt, k + l, read::<D>(bp, Fmt::Elements(D::W), l));
+                            block::<S, D>(ap, af, 0, bp, bf, 0);
+                            for l in 0..w {
+                                write::<D>(dp, df, k + l, read::<D>(bp, bf, l));
                             }
                         }
+                        k += 8;
                     }
-                    k += 8;
-                }
-            }
+                })
+            };
         }
 
-        /// Converts exactly 8 elements at `k` (formats: contiguous elements or planes).
+        /// Converts exactly 8 elements at `sk` into 8 slots at `dk` (direct formats).
         #[inline]
         #[target_feature(enable = "avx2,f16c")]
         unsafe fn block<S: Elem, D: Elem>(

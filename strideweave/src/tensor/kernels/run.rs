@@ -261,7 +261,8 @@ unsafe fn write<D: Elem>(p: *mut u8, fmt: Fmt, k: usize, bits: u32) {
 }
 
 /// Calls `f(src group, dst group, converted, written)` for every group of every pixel of
-/// every row of the grid, in memory order of the source.
+/// every row of the grid, in memory order of the source. Pointers advance by addition;
+/// every group but a pixel's last is full (`slots` converted and written).
 ///
 /// # Safety
 /// The grid's groups lie inside the buffers at `src` and `dst` (as `convert_grid_raw`
@@ -276,19 +277,31 @@ unsafe fn for_each_group(
     g: Grid,
     mut f: impl FnMut(*const u8, *mut u8, usize, usize),
 ) {
-    let groups = r.groups();
-    for i in 0..g[0].0 {
-        for j in 0..g[1].0 {
-            for p in 0..r.npix {
-                for grp in 0..groups {
-                    let so = i * g[0].1 + j * g[1].1 + p * s.pixel + grp * s.group;
-                    let dof = i * g[0].2 + j * g[1].2 + p * d.pixel + grp * d.group;
-                    let (nv, ns) = r.group(grp);
-                    // SAFETY: offsets of a group of the grid: in bounds (contract).
-                    unsafe { f(src.add(so), dst.add(dof), nv, ns) };
+    let full_groups = r.groups() - 1;
+    let (nv_last, ns_last) = r.group(full_groups);
+    // `wrapping_add` keeps the pointer arithmetic defined even for the step past the
+    // last row or pixel, which is never dereferenced.
+    let (mut si, mut di) = (src, dst);
+    for _ in 0..g[0].0 {
+        let (mut sj, mut dj) = (si, di);
+        for _ in 0..g[1].0 {
+            let (mut sp, mut dp) = (sj, dj);
+            for _ in 0..r.npix {
+                let (mut sg, mut dg) = (sp, dp);
+                for _ in 0..full_groups {
+                    f(sg, dg, r.slots, r.slots);
+                    sg = sg.wrapping_add(s.group);
+                    dg = dg.wrapping_add(d.group);
                 }
+                f(sg, dg, nv_last, ns_last);
+                sp = sp.wrapping_add(s.pixel);
+                dp = dp.wrapping_add(d.pixel);
             }
+            sj = sj.wrapping_add(g[1].1);
+            dj = dj.wrapping_add(g[1].2);
         }
+        si = si.wrapping_add(g[0].1);
+        di = di.wrapping_add(g[0].2);
     }
 }
 

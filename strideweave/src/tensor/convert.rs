@@ -32,8 +32,15 @@ impl ConvertPath {
         ConvertPath::Avx512Bf16,
     ];
 
-    /// True when this CPU can run the path.
+    /// True when this CPU can run the path (detected once).
     pub fn is_available(self) -> bool {
+        use std::sync::OnceLock;
+        static AVAILABLE: OnceLock<[bool; 3]> = OnceLock::new();
+        let a = AVAILABLE.get_or_init(|| ConvertPath::ALL.map(ConvertPath::detect));
+        a[self as usize]
+    }
+
+    fn detect(self) -> bool {
         match self {
             ConvertPath::Portable => true,
             #[cfg(target_arch = "x86_64")]
@@ -43,7 +50,7 @@ impl ConvertPath {
             }
             #[cfg(target_arch = "x86_64")]
             ConvertPath::Avx512Bf16 => {
-                ConvertPath::Avx2F16c.is_available()
+                ConvertPath::Avx2F16c.detect()
                     && std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512bw")
                     && std::arch::is_x86_feature_detected!("avx512vl")

@@ -330,22 +330,21 @@ fn digits<const N: usize>(mut i: usize, radix: [usize; N]) -> [usize; N] {
     out
 }
 
-/// Where one spatial tile of an MlaTiled placement lies in the logical tensor.
-struct SpatialTile {
-    /// Storage number of the tile with channel tile 0; channel tile `ct` adds
-    /// `ct * n_spatial`.
+/// One row of tiles along W (fixed outer index and D, H tile numbers) as seen from the
+/// strided side.
+struct TileRow {
+    /// Storage number of the row's first tile (W tile 0, channel tile 0).
     idx0: usize,
-    /// Strided-side byte offset of the tile's first pixel (channel 0).
+    /// Strided-side byte offset of the row's first pixel (channel 0).
     base: usize,
-    /// Logical pixel rows along D and H and pixels along W in this tile.
-    valid: [usize; 3],
-    /// True when every pixel slot of the tile holds a logical pixel.
-    full: bool,
+    /// Logical pixel rows along D and H in each tile of the row.
+    valid: [usize; 2],
 }
 
-/// Spatial tiles of `g` with the strided side's strides: number `sp` counts
-/// `(outer, dt, ht, wt)` with W tiles fastest.
-struct SpatialTiles<'a> {
+/// Rows of tiles of an MlaTiled placement: number `r` counts `(outer, dt, ht)`, and
+/// the tiles of a row (W tiles, then channel tiles `n_spatial` apart) are converted
+/// together: full W tiles in one grid, a partial last one in another.
+struct TileRows<'a> {
     g: &'a TiledGeom,
     dims: &'a Dims,
     outer_stride: &'a [u64],
@@ -354,48 +353,65 @@ struct SpatialTiles<'a> {
     tile: [usize; 4],
     nt: [usize; 4],
     n_spatial: usize,
+    /// W tiles holding `tile[2]` logical pixels, and the pixels of a partial last one.
+    full_w: usize,
+    last_w: usize,
 }
 
-impl<'a> SpatialTiles<'a> {
+impl<'a> TileRows<'a> {
     fn new<T: TileDims>(t: T, g: &'a TiledGeom, dims: &'a Dims, b: &'a StridedGeom) -> Self {
         let nt = g.ntiles.map(|x| x as usize);
-        SpatialTiles {
+        let tile = [t.td(), t.th(), t.tw(), t.tc()];
+        let w = g.ext[2] as usize;
+        TileRows {
             g,
             dims,
             outer_stride: &b.stride[..MAX_RANK],
             s: g.role_axis.map(|r| r.map_or(0, |ax| b.stride[ax] as usize)),
-            tile: [t.td(), t.th(), t.tw(), t.tc()],
+            tile,
             nt,
             n_spatial: nt[0] * nt[1] * nt[2],
+            full_w: w / tile[2],
+            last_w: w % tile[2],
         }
     }
 
-    /// Spatial tiles in all outer indices.
+    /// Rows of tiles in all outer indices.
     fn count(&self) -> usize {
-        self.g.n_outer as usize * self.n_spatial
+        self.g.n_outer as usize * self.nt[0] * self.nt[1]
     }
 
-    fn get(&self, sp: usize) -> SpatialTile {
-        let (o, rem) = (sp / self.n_spatial, sp % self.n_spatial);
-        let [dt, ht, wt] = digits(rem, [self.nt[0], self.nt[1], self.nt[2]]);
+    /// The row's digits `[outer, dt, ht]`.
+    fn digits(&self, r: usize) -> [usize; 3] {
+        digits(r, [usize::MAX, self.nt[0], self.nt[1]])
+    }
+
+    fn get(&self, r: usize) -> TileRow {
+        let [o, dt, ht] = self.digits(r);
         let ext = self.g.ext.map(|x| x as usize);
-        let first = [dt * self.tile[0], ht * self.tile[1], wt * self.tile[2]];
-        let valid = [0, 1, 2].map(|i| self.tile[i].min(ext[i] - first[i]));
+        let first = [dt * self.tile[0], ht * self.tile[1]];
         let outer_axes = &self.g.outer_axes[..self.g.n_outer_axes];
         let off_o = outer_offset(o as u64, outer_axes, self.dims.extents(), self.outer_stride);
-        SpatialTile {
-            idx0: o * self.nt[3] * self.n_spatial + rem,
-            base: off_o + (0..3).map(|i| first[i] * self.s[i]).sum::<usize>(),
-            valid,
-            full: valid == [self.tile[0], self.tile[1], self.tile[2]],
+        TileRow {
+            idx0: ((o * self.nt[3] * self.nt[0] + dt) * self.nt[1] + ht) * self.nt[2],
+            base: off_o + first[0] * self.s[0] + first[1] * self.s[1],
+            valid: [0, 1].map(|i| self.tile[i].min(ext[i] - first[i])),
         }
+    }
+
+    /// The (up to two) grids of a row: `(W tiles, pixels per tile, first W tile)`.
+    fn w_runs(&self) -> [(usize, usize, usize); 2] {
+        [
+            (self.full_w, self.tile[2], 0),
+            (usize::from(self.last_w > 0), self.last_w, self.full_w),
+        ]
     }
 }
 
-/// Packs into MlaTiled: spatial tile by spatial tile (split across threads), all channel
-/// tiles of each at once so the input is read about once. Each pixel row of a tile is one
-/// conversion run: `valid[2]` pixels of the channel tile's logical channels, written into
-/// `tc` slots (channel padding zero).
+/// Packs into MlaTiled, one row of tiles at a time (rows split across threads): every
+/// channel tile of every W tile of the row in one pass over its input pixels, so the
+/// input is read once. A pixel's channels are cut into groups of `tc` slots, one per
+/// channel tile (`n_spatial` tiles apart), padded with zeros.
 fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     exec: &Exec,
     t: T,
@@ -408,16 +424,15 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     if g.span == 0 {
         return;
     }
-    let st = SpatialTiles::new(t, g, dims, a);
-    let s = st.s;
+    let rows = TileRows::new(t, g, dims, a);
+    let s = rows.s;
     let (tile_bytes, tile_raw) = (g.tile_bytes as usize, g.tile_raw as usize);
     let tc = t.tc();
     // In-tile byte offsets from the tile layout's strides (a pixel is `tc` slots).
     let [pd, ph, _] = t.pixel_strides().map(|x| x * D::W);
-    // A pixel's channel groups go to the channel tiles, `n_spatial` tiles apart.
     let dside = Side {
         pixel: tc * D::W,
-        group: st.n_spatial * tile_bytes,
+        group: rows.n_spatial * tile_bytes,
         fmt: tiled_fmt(g.planes, tc, D::W),
     };
     let sside = Side {
@@ -425,70 +440,88 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
         group: tc * s[3],
         fmt: Fmt::Elements(s[3]),
     };
-    let nc = st.nt[3];
     let out = SharedOut::new(dst);
-    for_ranges(exec, st.count(), |range| {
-        for sp in range {
-            let tt = st.get(sp);
-            for ct in 0..nc {
-                // SAFETY: tile idx0 + ct * n_spatial belongs to spatial tile `sp` only,
-                // and each `sp` is in exactly one range: no other live access touches it.
-                let tile =
-                    unsafe { out.range((tt.idx0 + ct * st.n_spatial) * tile_bytes, tile_bytes) };
-                let (body, gap) = tile.split_at_mut(tile_raw);
-                gap.fill(0);
-                if !tt.full {
-                    body.fill(0);
+    for_ranges(exec, rows.count(), |range| {
+        for r in range {
+            let tr = rows.get(r);
+            let full_rows = tr.valid == [rows.tile[0], rows.tile[1]];
+            for ct in 0..rows.nt[3] {
+                for wt in 0..rows.nt[2] {
+                    let partial = !full_rows || wt >= rows.full_w;
+                    if tile_bytes > tile_raw || partial {
+                        let idx = tr.idx0 + ct * rows.n_spatial + wt;
+                        // SAFETY: tile `idx` belongs to row `r` only, and each row is in
+                        // exactly one range: no other live access touches it.
+                        let tile = unsafe { out.range(idx * tile_bytes, tile_bytes) };
+                        let (body, gap) = tile.split_at_mut(tile_raw);
+                        gap.fill(0);
+                        if partial {
+                            body.fill(0);
+                        }
+                    }
                 }
             }
-            let [vd, vh, vw] = tt.valid;
-            let row = Row {
-                npix: vw,
+            let row_of = |npix| Row {
+                npix,
                 valid: g.ext[3] as usize,
                 slots: tc,
                 pad: true,
             };
-            let grid = [(vd, s[0], pd), (vh, s[1], ph)];
-            let start = tt.idx0 * tile_bytes;
-            // SAFETY: the grid writes only inside the channel tiles of spatial tile `sp`
-            // (tile numbers idx0 + ct * n_spatial), which no other part touches, and no
-            // slice of them is alive here; `start` is inside the buffer (a tile start).
-            unsafe {
-                convert_grid_raw::<S, D>(
-                    exec.path,
-                    &src[tt.base..],
-                    sside,
-                    out.ptr().add(start),
-                    out.len() - start,
-                    dside,
-                    row,
-                    grid,
-                )
-            };
+            for (n_w, npix, wt0) in rows.w_runs() {
+                if n_w == 0 {
+                    continue;
+                }
+                let grid = [
+                    (n_w, rows.tile[2] * s[2], tile_bytes),
+                    (tr.valid[0], s[0], pd),
+                    (tr.valid[1], s[1], ph),
+                ];
+                let start = (tr.idx0 + wt0) * tile_bytes;
+                let input = &src[tr.base + wt0 * rows.tile[2] * s[2]..];
+                // SAFETY: the grid writes only inside the tiles of row `r` (W tiles from
+                // wt0, channel tiles n_spatial apart), which no other part touches, and
+                // no slice of them is alive here; `start` is a tile start in the buffer.
+                unsafe {
+                    convert_grid_raw::<S, D>(
+                        exec.path,
+                        input,
+                        sside,
+                        out.ptr().add(start),
+                        out.len() - start,
+                        dside,
+                        row_of(npix),
+                        grid,
+                    )
+                };
+            }
         }
     });
 }
 
-/// Where one MlaCBlocked tile lies: input offset of its first pixel, valid H and W.
-fn cblocked_tile(
-    g: &CBlockedGeom,
-    dims: &Dims,
-    a: &StridedGeom,
-    idx: usize,
-) -> (usize, [usize; 2]) {
-    let [o, ht, wt] = digits(idx, [usize::MAX, g.n_th as usize, g.n_tw as usize]);
-    let r = g.rank;
+/// Rows of MlaCBlocked tiles: `(outer, ht)`, input offset of the row's first pixel and
+/// its valid H rows; W tiles `(full, pixels of a partial last one)`.
+fn cblocked_row(g: &CBlockedGeom, dims: &Dims, a: &StridedGeom, r: usize) -> (usize, usize) {
+    let [o, ht] = digits(r, [usize::MAX, g.n_th as usize]);
+    let rank = g.rank;
     let outer_axes: [usize; MAX_RANK] = [0, 1, 2, 3, 4, 5];
-    let off_o = outer_offset(o as u64, &outer_axes[..r - 3], dims.extents(), &a.stride);
-    let (th, tw) = (g.tile_h as usize, g.tile_w as usize);
-    let (h0, w0) = (ht * th, wt * tw);
-    let base = off_o + h0 * a.stride[r - 3] as usize + w0 * a.stride[r - 2] as usize;
-    (base, [th.min(g.h as usize - h0), tw.min(g.w as usize - w0)])
+    let off_o = outer_offset(o as u64, &outer_axes[..rank - 3], dims.extents(), &a.stride);
+    let th = g.tile_h as usize;
+    let h0 = ht * th;
+    (
+        off_o + h0 * a.stride[rank - 3] as usize,
+        th.min(g.h as usize - h0),
+    )
 }
 
-/// Packs into MlaCBlocked with tile `th x tw` from `t` (TD = 1, TC = 16), tile by tile
-/// (tiles split across threads). A pixel's 16-lane channel blocks are its channel
-/// groups, `th * tw` pixels apart inside the tile; each H row of the tile is one row.
+/// The W runs of an MlaCBlocked row: `(W tiles, pixels per tile, first W tile)`.
+fn cblocked_w_runs(g: &CBlockedGeom) -> [(usize, usize, usize); 2] {
+    let (w, tw) = (g.w as usize, g.tile_w as usize);
+    [(w / tw, tw, 0), (usize::from(w % tw > 0), w % tw, w / tw)]
+}
+
+/// Packs into MlaCBlocked with tile `th x tw` from `t` (TD = 1, TC = 16), one row of
+/// tiles at a time (rows split across threads). A pixel's 16-lane channel blocks are its
+/// channel groups, `th * tw` pixels apart inside the tile; each H row is one row.
 fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
     exec: &Exec,
     t: T,
@@ -521,23 +554,38 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
         fmt: Fmt::Elements(sc),
     };
     let (tile_bytes, tile_raw) = (g.tile_bytes as usize, g.tile_raw as usize);
-    let ntiles = dst.len() / tile_bytes;
-    for_unit_chunks(exec, dst, tile_bytes, ntiles, |first, n, chunk| {
-        for (i, tile) in chunk.chunks_exact_mut(tile_bytes).take(n).enumerate() {
-            let (base, [vh, vw]) = cblocked_tile(g, dims, a, first + i);
-            let (body, gap) = tile.split_at_mut(tile_raw);
-            gap.fill(0);
-            if [vh, vw] != [th, tw] {
-                body.fill(0);
+    let n_tw = g.n_tw as usize;
+    let full_w = g.w as usize / tw;
+    let nrows = dst.len() / (tile_bytes * n_tw);
+    for_unit_chunks(exec, dst, tile_bytes * n_tw, nrows, |first, n, chunk| {
+        for (i, row_bytes) in chunk
+            .chunks_exact_mut(tile_bytes * n_tw)
+            .take(n)
+            .enumerate()
+        {
+            let (base, vh) = cblocked_row(g, dims, a, first + i);
+            for (wt, tile) in row_bytes.chunks_exact_mut(tile_bytes).enumerate() {
+                let (body, gap) = tile.split_at_mut(tile_raw);
+                gap.fill(0);
+                if vh < th || wt >= full_w {
+                    body.fill(0);
+                }
             }
-            let row = Row {
-                npix: vw,
-                valid: g.c as usize,
-                slots: L,
-                pad: true,
-            };
-            let grid = [(1, 0, 0), (vh, sh, ph)];
-            convert_grid::<S, D>(exec.path, &src[base..], sside, body, dside, row, grid);
+            for (n_w, npix, wt0) in cblocked_w_runs(g) {
+                if n_w == 0 {
+                    continue;
+                }
+                let row = Row {
+                    npix,
+                    valid: g.c as usize,
+                    slots: L,
+                    pad: true,
+                };
+                let grid = [(n_w, tw * sw, tile_bytes), (1, 0, 0), (vh, sh, ph)];
+                let input = &src[base + wt0 * tw * sw..];
+                let out = &mut row_bytes[wt0 * tile_bytes..];
+                convert_grid::<S, D>(exec.path, input, sside, out, dside, row, grid);
+            }
         }
     });
 }
@@ -662,13 +710,14 @@ fn untess_tiled<S: Elem, D: Elem>(
     let t = RuntimeTile {
         dhwc: g.tile.map(|x| x as usize),
     };
-    let st = SpatialTiles::new(t, g, dims, b);
-    let s = st.s;
+    let rows = TileRows::new(t, g, dims, b);
+    let s = rows.s;
     let tc = t.tc();
+    let tile_bytes = g.tile_bytes as usize;
     let [pd, ph, _] = t.pixel_strides().map(|x| x * S::W);
     let sside = Side {
         pixel: tc * S::W,
-        group: st.n_spatial * g.tile_bytes as usize,
+        group: rows.n_spatial * tile_bytes,
         fmt: tiled_fmt(g.planes, tc, S::W),
     };
     let dside = Side {
@@ -676,20 +725,10 @@ fn untess_tiled<S: Elem, D: Elem>(
         group: tc * s[3],
         fmt: Fmt::Elements(s[3]),
     };
-    let nt = st.nt;
-    let tile_bytes = g.tile_bytes as usize;
+    let nt = rows.nt;
     // Output split: along D or H tiles, or along the only outer axis longer than one.
-    let only_outer = {
-        let mut long = g.outer_axes[..g.n_outer_axes]
-            .iter()
-            .copied()
-            .filter(|&ax| dims.extents()[ax] > 1);
-        match (long.next(), long.next()) {
-            (Some(ax), None) => Some(ax),
-            _ => None,
-        }
-    };
-    // Digits of a spatial tile number: [outer, dt, ht, wt].
+    let only_outer = only_long_axis(g.outer_axes[..g.n_outer_axes].iter().copied(), dims);
+    // Digits of a row of tiles: [outer, dt, ht].
     let digit_of = |ax: usize| {
         if g.role_axis[0] == Some(ax) {
             Some((1, t.td(), nt[0]))
@@ -702,25 +741,42 @@ fn untess_tiled<S: Elem, D: Elem>(
         }
     };
     untess_parts(exec, b, dst, digit_of, |part, chunk| {
-        for sp in 0..st.count() {
-            let dg = digits(sp, [usize::MAX, nt[0], nt[1], nt[2]]);
+        for r in 0..rows.count() {
+            let dg = rows.digits(r);
             if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
                 continue;
             }
-            let tt = st.get(sp);
-            let [vd, vh, vw] = tt.valid;
-            let grid = [(vd, pd, s[0]), (vh, ph, s[1])];
-            let row = Row {
-                npix: vw,
-                valid: g.ext[3] as usize,
-                slots: tc,
-                pad: false,
-            };
-            let tile = &src[tt.idx0 * tile_bytes..];
-            let out = &mut chunk[tt.base - part.origin..];
-            convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
+            let tr = rows.get(r);
+            for (n_w, npix, wt0) in rows.w_runs() {
+                if n_w == 0 {
+                    continue;
+                }
+                let row = Row {
+                    npix,
+                    valid: g.ext[3] as usize,
+                    slots: tc,
+                    pad: false,
+                };
+                let grid = [
+                    (n_w, tile_bytes, rows.tile[2] * s[2]),
+                    (tr.valid[0], pd, s[0]),
+                    (tr.valid[1], ph, s[1]),
+                ];
+                let tile = &src[(tr.idx0 + wt0) * tile_bytes..];
+                let out = &mut chunk[tr.base + wt0 * rows.tile[2] * s[2] - part.origin..];
+                convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
+            }
         }
     });
+}
+
+/// The only axis of `axes` longer than one, if exactly one is.
+fn only_long_axis(axes: impl Iterator<Item = usize>, dims: &Dims) -> Option<usize> {
+    let mut long = axes.filter(|&ax| dims.extents()[ax] > 1);
+    match (long.next(), long.next()) {
+        (Some(ax), None) => Some(ax),
+        _ => None,
+    }
 }
 
 fn untess_cblocked<S: Elem, D: Elem>(
@@ -750,12 +806,9 @@ fn untess_cblocked<S: Elem, D: Elem>(
         fmt: Fmt::Elements(sc),
     };
     let tile_bytes = g.tile_bytes as usize;
-    let ntiles = src.len() / tile_bytes;
-    let radix = [usize::MAX, g.n_th as usize, g.n_tw as usize];
-    let only_outer = {
-        let long: Vec<usize> = (0..r - 3).filter(|&ax| dims.extents()[ax] > 1).collect();
-        (long.len() == 1).then(|| long[0])
-    };
+    let n_tw = g.n_tw as usize;
+    let nrows = g.n_outer as usize * g.n_th as usize;
+    let only_outer = only_long_axis(0..r - 3, dims);
     let digit_of = |ax: usize| {
         if ax == r - 3 {
             Some((1, th, g.n_th as usize))
@@ -766,22 +819,31 @@ fn untess_cblocked<S: Elem, D: Elem>(
         }
     };
     untess_parts(exec, b, dst, digit_of, |part, chunk| {
-        for idx in 0..ntiles {
-            let dg = digits(idx, radix);
+        for row_no in 0..nrows {
+            let dg = digits(row_no, [usize::MAX, g.n_th as usize]);
             if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
                 continue;
             }
-            let (base, [vh, vw]) = cblocked_tile(g, dims, b, idx);
-            let row = Row {
-                npix: vw,
-                valid: g.c as usize,
-                slots: L,
-                pad: false,
-            };
-            let grid = [(1, 0, 0), (vh, tw * L * S::W, sh)];
-            let tile = &src[idx * tile_bytes..];
-            let out = &mut chunk[base - part.origin..];
-            convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
+            let (base, vh) = cblocked_row(g, dims, b, row_no);
+            for (n_w, npix, wt0) in cblocked_w_runs(g) {
+                if n_w == 0 {
+                    continue;
+                }
+                let row = Row {
+                    npix,
+                    valid: g.c as usize,
+                    slots: L,
+                    pad: false,
+                };
+                let grid = [
+                    (n_w, tile_bytes, tw * sw),
+                    (1, 0, 0),
+                    (vh, tw * L * S::W, sh),
+                ];
+                let tile = &src[(row_no * n_tw + wt0) * tile_bytes..];
+                let out = &mut chunk[base + wt0 * tw * sw - part.origin..];
+                convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
+            }
         }
     });
 }

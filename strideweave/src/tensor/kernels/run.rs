@@ -76,12 +76,13 @@ impl Row {
     }
 }
 
-/// Up to two outer loops around a row: `(count, source step, destination step)` in bytes,
-/// outermost first. A tile is one grid: its pixel rows along D and H.
-pub(crate) type Grid = [(usize, usize, usize); 2];
+/// Up to three outer loops around a row: `(count, source step, destination step)` in
+/// bytes, outermost first. A row of tiles is one grid: tiles along W, then each tile's
+/// pixel rows along D and H.
+pub(crate) type Grid = [(usize, usize, usize); 3];
 
 /// The grid of a single row.
-pub(crate) const ONE_ROW: Grid = [(1, 0, 0), (1, 0, 0)];
+pub(crate) const ONE_ROW: Grid = [(1, 0, 0), (1, 0, 0), (1, 0, 0)];
 
 /// Bytes a group of `n >= 1` elements of width `w` spans in `fmt`; `None` on overflow or
 /// when byte planes would overlap (`n > plane`) or the width is not 2.
@@ -281,27 +282,32 @@ unsafe fn for_each_group(
     let (nv_last, ns_last) = r.group(full_groups);
     // `wrapping_add` keeps the pointer arithmetic defined even for the step past the
     // last row or pixel, which is never dereferenced.
-    let (mut si, mut di) = (src, dst);
+    let (mut sa, mut da) = (src, dst);
     for _ in 0..g[0].0 {
-        let (mut sj, mut dj) = (si, di);
+        let (mut si, mut di) = (sa, da);
         for _ in 0..g[1].0 {
-            let (mut sp, mut dp) = (sj, dj);
-            for _ in 0..r.npix {
-                let (mut sg, mut dg) = (sp, dp);
-                for _ in 0..full_groups {
-                    f(sg, dg, r.slots, r.slots);
-                    sg = sg.wrapping_add(s.group);
-                    dg = dg.wrapping_add(d.group);
+            let (mut sj, mut dj) = (si, di);
+            for _ in 0..g[2].0 {
+                let (mut sp, mut dp) = (sj, dj);
+                for _ in 0..r.npix {
+                    let (mut sg, mut dg) = (sp, dp);
+                    for _ in 0..full_groups {
+                        f(sg, dg, r.slots, r.slots);
+                        sg = sg.wrapping_add(s.group);
+                        dg = dg.wrapping_add(d.group);
+                    }
+                    f(sg, dg, nv_last, ns_last);
+                    sp = sp.wrapping_add(s.pixel);
+                    dp = dp.wrapping_add(d.pixel);
                 }
-                f(sg, dg, nv_last, ns_last);
-                sp = sp.wrapping_add(s.pixel);
-                dp = dp.wrapping_add(d.pixel);
+                sj = sj.wrapping_add(g[2].1);
+                dj = dj.wrapping_add(g[2].2);
             }
-            sj = sj.wrapping_add(g[1].1);
-            dj = dj.wrapping_add(g[1].2);
+            si = si.wrapping_add(g[1].1);
+            di = di.wrapping_add(g[1].2);
         }
-        si = si.wrapping_add(g[0].1);
-        di = di.wrapping_add(g[0].2);
+        sa = sa.wrapping_add(g[0].1);
+        da = da.wrapping_add(g[0].2);
     }
 }
 

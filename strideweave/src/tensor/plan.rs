@@ -364,7 +364,7 @@ pub enum TileDispatch {
     /// A monomorphized loop when the tile shape is one of the built-in static shapes,
     /// else the runtime-tile loop.
     Auto,
-    /// Always the runtime-tile loop (same bytes, slower).
+    /// Always the runtime-tile loop (same bytes).
     Runtime,
 }
 

@@ -6,6 +6,7 @@ use half::{bf16, f16};
 
 use super::dtype::DType;
 use super::error::{Rule, TensorError};
+use super::kernels::run::{convert_row, Row, Side};
 
 /// The instruction-set path of a bulk conversion.
 ///
@@ -31,8 +32,15 @@ impl ConvertPath {
         ConvertPath::Avx512Bf16,
     ];
 
-    /// True when this CPU can run the path.
+    /// True when this CPU can run the path (detected once).
     pub fn is_available(self) -> bool {
+        use std::sync::OnceLock;
+        static AVAILABLE: OnceLock<[bool; 3]> = OnceLock::new();
+        let a = AVAILABLE.get_or_init(|| ConvertPath::ALL.map(ConvertPath::detect));
+        a[self as usize]
+    }
+
+    fn detect(self) -> bool {
         match self {
             ConvertPath::Portable => true,
             #[cfg(target_arch = "x86_64")]
@@ -42,7 +50,7 @@ impl ConvertPath {
             }
             #[cfg(target_arch = "x86_64")]
             ConvertPath::Avx512Bf16 => {
-                ConvertPath::Avx2F16c.is_available()
+                ConvertPath::Avx2F16c.detect()
                     && std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512bw")
                     && std::arch::is_x86_feature_detected!("avx512vl")
@@ -67,7 +75,7 @@ impl ConvertPath {
         })
     }
 
-    fn require(self) -> Result<(), TensorError> {
+    pub(crate) fn require(self) -> Result<(), TensorError> {
         if self.is_available() {
             Ok(())
         } else {
@@ -100,10 +108,18 @@ pub fn f32_to_f16_bits(x: u32) -> u16 {
     f16::from_f32(f32::from_bits(x)).to_bits()
 }
 
-/// BF16 bits to F32 bits (exact).
+/// BF16 bits to F32 bits, exactly as `half::bf16::to_f32`: the value is exact; a NaN
+/// gets its quiet bit set, as `half` does.
+///
+/// ```
+/// use strideweave::tensor::convert::bf16_to_f32_bits;
+/// assert_eq!(bf16_to_f32_bits(0x3FC0), 1.5f32.to_bits());
+/// assert_eq!(bf16_to_f32_bits(0x7F81), half::bf16::from_bits(0x7F81).to_f32().to_bits());
+/// ```
 #[inline(always)]
 pub fn bf16_to_f32_bits(x: u16) -> u32 {
-    u32::from(x) << 16
+    let nan = (x & 0x7FFF) > 0x7F80;
+    (u32::from(x) | if nan { 0x40 } else { 0 }) << 16
 }
 
 /// F16 bits to F32 bits (exact).
@@ -135,17 +151,15 @@ pub fn f32_to_bf16_slice_with(
 ) -> Result<(), TensorError> {
     path.require()?;
     check_lens(src.len(), dst.len())?;
-    // SAFETY: `require` proved this CPU runs `path`; lengths are checked equal; f32 is
-    // 4 bytes and bf16 a 2-byte `repr(transparent)` u16, so `src` is readable for 4n and
-    // `dst` writable for 2n bytes; the slices cannot overlap (one shared, one exclusive).
-    unsafe {
-        f32_to_bf16_raw(
-            path,
-            src.as_ptr().cast(),
-            dst.as_mut_ptr().cast(),
-            src.len(),
-        )
-    };
+    if cfg!(target_endian = "big") {
+        // The kernels read little-endian bytes; a big-endian slice is converted value by value.
+        for (d, x) in dst.iter_mut().zip(src) {
+            *d = bf16::from_bits(f32_to_bf16_bits(x.to_bits()));
+        }
+        return Ok(());
+    }
+    let (src, dst) = (as_bytes(src), as_bytes_mut(dst));
+    convert_slice::<EF32, EBF16>(path, src, dst);
     Ok(())
 }
 
@@ -171,17 +185,35 @@ pub fn f32_to_f16_slice_with(
 ) -> Result<(), TensorError> {
     path.require()?;
     check_lens(src.len(), dst.len())?;
-    // SAFETY: as in `f32_to_bf16_slice_with` (`require` checked the path, lengths equal,
-    // no overlap); f16 is a 2-byte `repr(transparent)` u16.
-    unsafe {
-        f32_to_f16_raw(
-            path,
-            src.as_ptr().cast(),
-            dst.as_mut_ptr().cast(),
-            src.len(),
-        )
-    };
+    if cfg!(target_endian = "big") {
+        // The kernels read little-endian bytes; a big-endian slice is converted value by value.
+        for (d, x) in dst.iter_mut().zip(src) {
+            *d = f16::from_bits(f32_to_f16_bits(x.to_bits()));
+        }
+        return Ok(());
+    }
+    let (src, dst) = (as_bytes(src), as_bytes_mut(dst));
+    convert_slice::<EF32, EF16>(path, src, dst);
     Ok(())
+}
+
+/// Marker for the plain float types whose bytes may be viewed: no padding, every bit
+/// pattern valid.
+trait PlainFloat: Copy {}
+impl PlainFloat for f32 {}
+impl PlainFloat for bf16 {}
+impl PlainFloat for f16 {}
+
+fn as_bytes<T: PlainFloat>(x: &[T]) -> &[u8] {
+    // SAFETY: f32, bf16 and f16 have no padding bytes, so every byte is initialized; u8
+    // has alignment 1; the length is the slice's size in bytes.
+    unsafe { std::slice::from_raw_parts(x.as_ptr().cast(), std::mem::size_of_val(x)) }
+}
+
+fn as_bytes_mut<T: PlainFloat>(x: &mut [T]) -> &mut [u8] {
+    // SAFETY: as in `as_bytes`; additionally every bit pattern is a valid f32/bf16/f16,
+    // so any bytes written through the view leave valid values.
+    unsafe { std::slice::from_raw_parts_mut(x.as_mut_ptr().cast(), std::mem::size_of_val(x)) }
 }
 
 fn check_lens(a: usize, b: usize) -> Result<(), TensorError> {
@@ -195,167 +227,12 @@ fn check_lens(a: usize, b: usize) -> Result<(), TensorError> {
     }
 }
 
-/// # Safety
-/// `src` readable for `4n` bytes, `dst` writable for `2n` bytes, no overlap, and
-/// `path` available on this CPU.
-unsafe fn f32_to_bf16_raw(path: ConvertPath, src: *const u8, dst: *mut u8, n: usize) {
-    let done = match path {
-        ConvertPath::Portable => 0,
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the caller guarantees this path is available (AVX2 + F16C detected), which
-        // is the callee's target feature, and the buffer sizes the callee requires.
-        ConvertPath::Avx2F16c => unsafe { x86::f32_to_bf16_avx2(src, dst, n) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the caller guarantees this path is available (AVX-512 F/BW/VL/BF16
-        // detected, the callee's target features) and the buffer sizes it requires.
-        ConvertPath::Avx512Bf16 => unsafe { x86::f32_to_bf16_avx512(src, dst, n) },
-        #[cfg(not(target_arch = "x86_64"))]
-        _ => 0,
-    };
-    for i in done..n {
-        // SAFETY: i < n, within both buffers per the caller's contract.
-        unsafe {
-            let x = u32::from_le_bytes(src.add(4 * i).cast::<[u8; 4]>().read_unaligned());
-            dst.add(2 * i)
-                .cast::<[u8; 2]>()
-                .write_unaligned(f32_to_bf16_bits(x).to_le_bytes());
-        }
-    }
-}
-
-/// # Safety
-/// As for [`f32_to_bf16_raw`].
-unsafe fn f32_to_f16_raw(path: ConvertPath, src: *const u8, dst: *mut u8, n: usize) {
-    let done = match path {
-        ConvertPath::Portable => 0,
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: both x86 paths were detected with AVX2 + F16C (a superset of the callee's
-        // `avx,f16c`), as the caller guarantees; buffer sizes per the caller's contract.
-        ConvertPath::Avx2F16c | ConvertPath::Avx512Bf16 => unsafe {
-            x86::f32_to_f16_f16c(src, dst, n)
-        },
-        #[cfg(not(target_arch = "x86_64"))]
-        _ => 0,
-    };
-    for i in done..n {
-        // SAFETY: i < n, within both buffers per the caller's contract.
-        unsafe {
-            let x = u32::from_le_bytes(src.add(4 * i).cast::<[u8; 4]>().read_unaligned());
-            dst.add(2 * i)
-                .cast::<[u8; 2]>()
-                .write_unaligned(f32_to_f16_bits(x).to_le_bytes());
-        }
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod x86 {
-    use std::arch::x86_64::*;
-
-    /// Converts the first multiple of 16 elements; returns how many were done.
-    ///
-    /// # Safety
-    /// AVX2 available; `src` readable for `4n`, `dst` writable for `2n` bytes.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn f32_to_bf16_avx2(src: *const u8, dst: *mut u8, n: usize) -> usize {
-        let abs = _mm256_set1_epi32(0x7FFF_FFFF);
-        let inf = _mm256_set1_epi32(0x7F80_0000);
-        let bias = _mm256_set1_epi32(0x7FFF);
-        let one = _mm256_set1_epi32(1);
-        let quiet = _mm256_set1_epi32(0x40);
-        let conv = |x: __m256i| {
-            let lsb = _mm256_and_si256(_mm256_srli_epi32::<16>(x), one);
-            let r = _mm256_srli_epi32::<16>(_mm256_add_epi32(x, _mm256_add_epi32(bias, lsb)));
-            let nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), inf);
-            let q = _mm256_or_si256(_mm256_srli_epi32::<16>(x), quiet);
-            _mm256_blendv_epi8(r, q, nan)
-        };
-        let mut i = 0;
-        while i + 16 <= n {
-            // SAFETY: AVX2 is enabled for this fn and available per its contract; i + 16 <= n,
-            // so the 64 input bytes at 4i and 32 output bytes at 2i are in bounds (unaligned
-            // loads and stores).
-            unsafe {
-                let a = _mm256_loadu_si256(src.add(4 * i).cast());
-                let b = _mm256_loadu_si256(src.add(4 * i + 32).cast());
-                let p = _mm256_packus_epi32(conv(a), conv(b));
-                let p = _mm256_permute4x64_epi64::<0b11_01_10_00>(p);
-                _mm256_storeu_si256(dst.add(2 * i).cast(), p);
-            }
-            i += 16;
-        }
-        i
-    }
-
-    /// `vcvtneps2bf16` treats denormal inputs as zero; lanes holding a nonzero
-    /// subnormal are recomputed with integer round-to-nearest-even and blended in.
-    ///
-    /// # Safety
-    /// AVX-512 F/BW/VL/BF16 available; buffers as for [`f32_to_bf16_avx2`].
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
-    pub unsafe fn f32_to_bf16_avx512(src: *const u8, dst: *mut u8, n: usize) -> usize {
-        let abs = _mm512_set1_epi32(0x7FFF_FFFF);
-        let one = _mm512_set1_epi32(1);
-        let max_sub = _mm512_set1_epi32(0x007F_FFFF);
-        let bias = _mm512_set1_epi32(0x7FFF);
-        let mut i = 0;
-        while i + 16 <= n {
-            // SAFETY: the features are enabled for this fn and available per its contract;
-            // i + 16 <= n: 64 input and 32 output bytes are in bounds (unaligned accesses).
-            // The transmute reinterprets 32 bytes of 16 bf16 lanes as an integer vector of
-            // the same size; every bit pattern is valid for both.
-            unsafe {
-                let x = _mm512_loadu_si512(src.add(4 * i).cast());
-                let hw = _mm512_cvtneps_pbh(_mm512_castsi512_ps(x));
-                let mut r: __m256i = std::mem::transmute::<__m256bh, __m256i>(hw);
-                // |x| - 1 < 0x007FFFFF (unsigned) <=> x is a nonzero subnormal.
-                let a = _mm512_and_si512(x, abs);
-                let sub = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, one), max_sub);
-                if sub != 0 {
-                    let lsb = _mm512_and_si512(_mm512_srli_epi32::<16>(x), one);
-                    let t = _mm512_add_epi32(x, _mm512_add_epi32(bias, lsb));
-                    let fix = _mm512_cvtepi32_epi16(_mm512_srli_epi32::<16>(t));
-                    r = _mm256_mask_blend_epi16(sub, r, fix);
-                }
-                _mm256_storeu_si256(dst.add(2 * i).cast(), r);
-            }
-            i += 16;
-        }
-        i
-    }
-
-    /// F16C conversion with round-to-nearest-even (exact for f16, subnormals included).
-    ///
-    /// # Safety
-    /// AVX and F16C available; buffers as for [`f32_to_bf16_avx2`].
-    #[target_feature(enable = "avx,f16c")]
-    pub unsafe fn f32_to_f16_f16c(src: *const u8, dst: *mut u8, n: usize) -> usize {
-        let mut i = 0;
-        while i + 16 <= n {
-            // SAFETY: AVX and F16C are enabled for this fn and available per its contract;
-            // i + 16 <= n: 64 input and 32 output bytes are in bounds (unaligned accesses).
-            unsafe {
-                let a = _mm256_loadu_ps(src.add(4 * i).cast());
-                let b = _mm256_loadu_ps(src.add(4 * i + 32).cast());
-                let ha = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(a);
-                let hb = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(b);
-                _mm_storeu_si128(dst.add(2 * i).cast(), ha);
-                _mm_storeu_si128(dst.add(2 * i + 16).cast(), hb);
-            }
-            i += 16;
-        }
-        i
-    }
-}
-
 /// A float element type as seen by the kernels: bits in a `u32`, little-endian bytes.
 pub(crate) trait Elem: Copy + 'static {
     const DTYPE: DType;
     const W: usize;
     /// Reads the element at `buf[off..off + W]`.
     fn read(buf: &[u8], off: usize) -> u32;
-    /// Writes the element at `buf[off..off + W]`.
-    fn write(buf: &mut [u8], off: usize, bits: u32);
     fn to_f32(bits: u32) -> f32;
     fn from_f32(x: f32) -> u32;
 }
@@ -380,10 +257,6 @@ impl Elem for EF32 {
         u32::from_le_bytes(b)
     }
     #[inline(always)]
-    fn write(buf: &mut [u8], off: usize, bits: u32) {
-        buf[off..off + 4].copy_from_slice(&bits.to_le_bytes());
-    }
-    #[inline(always)]
     fn to_f32(bits: u32) -> f32 {
         f32::from_bits(bits)
     }
@@ -401,10 +274,6 @@ impl Elem for EF16 {
         u32::from(u16::from_le_bytes([buf[off], buf[off + 1]]))
     }
     #[inline(always)]
-    fn write(buf: &mut [u8], off: usize, bits: u32) {
-        buf[off..off + 2].copy_from_slice(&(bits as u16).to_le_bytes());
-    }
-    #[inline(always)]
     fn to_f32(bits: u32) -> f32 {
         f32::from_bits(f16_to_f32_bits(bits as u16))
     }
@@ -420,10 +289,6 @@ impl Elem for EBF16 {
     #[inline(always)]
     fn read(buf: &[u8], off: usize) -> u32 {
         u32::from(u16::from_le_bytes([buf[off], buf[off + 1]]))
-    }
-    #[inline(always)]
-    fn write(buf: &mut [u8], off: usize, bits: u32) {
-        buf[off..off + 2].copy_from_slice(&(bits as u16).to_le_bytes());
     }
     #[inline(always)]
     fn to_f32(bits: u32) -> f32 {
@@ -446,29 +311,12 @@ pub(crate) fn cvt<S: Elem, D: Elem>(bits: u32) -> u32 {
     }
 }
 
-/// Converts a contiguous run of `n` elements (little-endian bytes) from `S` to `D`.
-/// `src` holds at least `n * S::W` bytes and `dst` at least `n * D::W`.
-pub(crate) fn convert_run<S: Elem, D: Elem>(src: &[u8], dst: &mut [u8], n: usize) {
-    let src = &src[..n * S::W];
-    let dst = &mut dst[..n * D::W];
-    match (S::DTYPE, D::DTYPE) {
-        (a, b) if a == b => dst.copy_from_slice(src),
-        (DType::F32, DType::BF16) => {
-            // SAFETY: `src`/`dst` were sliced to exactly 4n and 2n bytes above (a panic, not
-            // UB, if too short); `best()` returns a path detected on this CPU; `src` and
-            // `dst` are a shared and an exclusive borrow, so they do not overlap.
-            unsafe { f32_to_bf16_raw(ConvertPath::best(), src.as_ptr(), dst.as_mut_ptr(), n) }
-        }
-        (DType::F32, DType::F16) => {
-            // SAFETY: as above: exact 4n / 2n byte slices, a detected path, no overlap.
-            unsafe { f32_to_f16_raw(ConvertPath::best(), src.as_ptr(), dst.as_mut_ptr(), n) }
-        }
-        _ => {
-            for (s, d) in src.chunks_exact(S::W).zip(dst.chunks_exact_mut(D::W)) {
-                D::write(d, 0, cvt::<S, D>(S::read(s, 0)));
-            }
-        }
-    }
+/// Converts the `n` contiguous little-endian elements of `src` (bytes) into `dst` with
+/// `path`, through the kernels' one conversion routine.
+fn convert_slice<S: Elem, D: Elem>(path: ConvertPath, src: &[u8], dst: &mut [u8]) {
+    let n = src.len() / S::W;
+    let row = Row::run(n);
+    convert_row::<S, D>(path, src, Side::run(S::W), dst, Side::run(D::W), row);
 }
 
 /// Calls `$f::<S, D>($args)` for the element types of two float dtypes, or returns

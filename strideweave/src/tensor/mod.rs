@@ -40,5 +40,5 @@ pub use kernels::cast_tess::{
     Tile1x8x8x16, TileDims,
 };
 pub use placement::{MlaCBlocked, MlaTiled, Placement, Role, Roles, Strides, CBLOCK_LANES};
-pub use plan::{prepare, Op, Plan, PortRequirement, TileDispatch};
+pub use plan::{prepare, Op, Plan, PortRequirement, RunOptions, TileDispatch, PARALLEL_MIN_BYTES};
 pub use spec::TensorSpec;

@@ -668,13 +668,6 @@ impl Geometry {
     }
 }
 
-impl StridedGeom {
-    /// Element offset of `coord` (inside the dims; below the span, which fits usize).
-    pub fn byte_offset_usize(&self, coord: &[u64]) -> usize {
-        self.byte_offset(coord, 0) as usize
-    }
-}
-
 /// Builds the byte-level [`Layout`](crate::Layout) of a placement from per-mode
 /// (shape, stride) leaves: one top-level mode per logical axis, preceded by the
 /// byte-within-element mode. A mode with two leaves `(t, n):(s_in, s_tile)` splits a

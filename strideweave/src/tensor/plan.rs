@@ -2,10 +2,11 @@
 //! a plan on bindings with every check done before any output byte is written.
 
 use super::binding::{check_binding, check_disjoint, RawInput, RawOutput};
+use super::convert::ConvertPath;
 use super::dims::Dims;
 use super::dtype::DType;
 use super::error::{Rule, TensorError};
-use super::kernels;
+use super::kernels::{self, Exec};
 use super::placement::{Geometry, Placement, StridedGeom};
 use super::spec::TensorSpec;
 
@@ -363,8 +364,72 @@ pub enum TileDispatch {
     /// A monomorphized loop when the tile shape is one of the built-in static shapes,
     /// else the runtime-tile loop.
     Auto,
-    /// Always the runtime-tile loop (same bytes, slower).
+    /// Always the runtime-tile loop (same bytes).
     Runtime,
+}
+
+/// Below this many bytes (input span plus output span) a run with automatic threading
+/// stays on the calling thread: splitting costs more than it saves.
+pub const PARALLEL_MIN_BYTES: u64 = 2 << 20;
+
+/// Options of one run: the CastTess tile loop, the thread count and the conversion
+/// instruction-set path. The bytes written never depend on the thread count or path.
+///
+/// ```
+/// use strideweave::tensor::{prepare, AlignedBytes, Op, RunOptions, TensorSpec};
+/// use strideweave::tensor::convert::ConvertPath;
+/// let plan = prepare(Op::Cast, &["f32[1000]".parse().unwrap()], &["bf16[1000]".parse().unwrap()]).unwrap();
+/// let input = AlignedBytes::zeroed(4000);
+/// let (mut a, mut b) = (AlignedBytes::zeroed(2000), AlignedBytes::zeroed(2000));
+/// plan.run_with_options(&[input.as_slice()], &mut [a.as_mut_slice()], RunOptions::new().threads(4)).unwrap();
+/// let single = RunOptions::new().threads(1).path(ConvertPath::Portable);
+/// plan.run_with_options(&[input.as_slice()], &mut [b.as_mut_slice()], single).unwrap();
+/// assert_eq!(a.as_slice(), b.as_slice());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunOptions {
+    tiles: TileDispatch,
+    threads: usize,
+    path: Option<ConvertPath>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl RunOptions {
+    /// Built-in static tile loops, automatic threading, the fastest path of this CPU.
+    pub const fn new() -> Self {
+        RunOptions {
+            tiles: TileDispatch::Auto,
+            threads: 0,
+            path: None,
+        }
+    }
+
+    /// Splits the work into `n` parts run on the current rayon thread pool (the global
+    /// pool, or the one the caller entered with `ThreadPool::install`); `1` runs on the
+    /// calling thread. `0` (the default) is automatic: one part per pool thread when the
+    /// input and output spans together reach [`PARALLEL_MIN_BYTES`], else one.
+    pub const fn threads(self, n: usize) -> Self {
+        RunOptions { threads: n, ..self }
+    }
+
+    /// Chooses the CastTess tile loop.
+    pub const fn tile_dispatch(self, tiles: TileDispatch) -> Self {
+        RunOptions { tiles, ..self }
+    }
+
+    /// Forces a conversion path (an error at run time, before any write, when this CPU
+    /// lacks it); by default the fastest available one.
+    pub const fn path(self, path: ConvertPath) -> Self {
+        RunOptions {
+            path: Some(path),
+            ..self
+        }
+    }
 }
 
 impl Plan {
@@ -412,7 +477,39 @@ impl Plan {
     /// Runs the plan. Input and output lengths are the capacities. Every check is done
     /// before any output byte is written; a rejected call changes no output byte.
     pub fn run(&self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<(), TensorError> {
-        self.run_with(inputs, outputs, TileDispatch::Auto)
+        self.run_with_options(inputs, outputs, RunOptions::new())
+    }
+
+    /// [`Plan::run`] with [`RunOptions`] (thread count, conversion path, tile loop).
+    pub fn run_with_options(
+        &self,
+        inputs: &[&[u8]],
+        outputs: &mut [&mut [u8]],
+        options: RunOptions,
+    ) -> Result<(), TensorError> {
+        self.check_safe(inputs, outputs)?;
+        let exec = self.exec(options)?;
+        let src = &inputs[0][..self.inputs[0].bytes as usize];
+        let dst = &mut outputs[0][..self.outputs[0].bytes as usize];
+        self.execute(&exec, src, dst, options.tiles)
+    }
+
+    /// How a run with `options` executes (checks the path before any write).
+    fn exec(&self, options: RunOptions) -> Result<Exec, TensorError> {
+        let path = match options.path {
+            Some(p) => {
+                p.require()?;
+                p
+            }
+            None => ConvertPath::best(),
+        };
+        let bytes = self.inputs[0].bytes.saturating_add(self.outputs[0].bytes);
+        let parts = match options.threads {
+            0 if bytes >= PARALLEL_MIN_BYTES => rayon::current_num_threads(),
+            0 => 1,
+            n => n,
+        };
+        Ok(Exec { path, parts })
     }
 
     /// [`Plan::run`] with an explicit choice of the CastTess tile loop.
@@ -422,10 +519,7 @@ impl Plan {
         outputs: &mut [&mut [u8]],
         dispatch: TileDispatch,
     ) -> Result<(), TensorError> {
-        self.check_safe(inputs, outputs)?;
-        let src = &inputs[0][..self.inputs[0].bytes as usize];
-        let dst = &mut outputs[0][..self.outputs[0].bytes as usize];
-        self.execute(src, dst, dispatch)
+        self.run_with_options(inputs, outputs, RunOptions::new().tile_dispatch(dispatch))
     }
 
     /// Runs CastTess with the monomorphized loop of the static tile layout `L`: a
@@ -457,9 +551,11 @@ impl Plan {
         match &self.kernel {
             Kernel::Tess { src, dst } => {
                 kernels::cast_tess::check_static::<L>(dst)?;
+                let exec = self.exec(RunOptions::new())?;
                 let s = &inputs[0][..self.inputs[0].bytes as usize];
                 let d = &mut outputs[0][..self.outputs[0].bytes as usize];
                 kernels::cast_tess::run_static::<L>(
+                    &exec,
                     &self.inputs[0].spec,
                     src,
                     s,
@@ -552,12 +648,14 @@ impl Plan {
             // exclusive slice aliases neither `src` nor any other reference made here.
             unsafe { std::slice::from_raw_parts_mut(outputs[0].ptr, ol) }
         };
-        self.execute(src, dst, TileDispatch::Auto)
+        let exec = self.exec(RunOptions::new())?;
+        self.execute(&exec, src, dst, TileDispatch::Auto)
     }
 
     /// Runs the kernel on slices already cut to exactly the required bytes.
     fn execute(
         &self,
+        exec: &Exec,
         src: &[u8],
         dst: &mut [u8],
         dispatch: TileDispatch,
@@ -566,16 +664,16 @@ impl Plan {
         let os = &self.outputs[0].spec;
         match &self.kernel {
             Kernel::Cast { src: a, dst: b } => {
-                kernels::cast::cast(is.dtype, a, src, os.dtype, b, dst)
+                kernels::cast::cast(exec, is.dtype, a, src, os.dtype, b, dst)
             }
             Kernel::Tess { src: a, dst: b } => {
-                kernels::cast_tess::cast_tess(is, a, src, os, b, dst, dispatch)
+                kernels::cast_tess::cast_tess(exec, is, a, src, os, b, dst, dispatch)
             }
             Kernel::Untess { src: a, dst: b } => {
-                kernels::cast_tess::cast_untess(is, a, src, os.dtype, b, dst)
+                kernels::cast_tess::cast_untess(exec, is, a, src, os.dtype, b, dst)
             }
             Kernel::Argmax { src: a, axis } => {
-                kernels::argmax::argmax(is, a, *axis, src, os.dtype, dst)
+                kernels::argmax::argmax(exec, is, a, *axis, src, os.dtype, dst)
             }
         }
     }

@@ -1,14 +1,31 @@
 //! Argmax along one axis: ties give the smallest index, NaN (either sign) beats every
 //! number and the first NaN wins, -0.0 ties +0.0. Padding of tiled inputs is never read.
+//!
+//! The output is row-major over `(outer, inner)`: the axes before the reduced one, then
+//! the axes after it. Two vector loops cover the common layouts, each matching the
+//! scalar rule exactly:
+//! * the reduced axis is contiguous (`inner` is empty): a row kernel finds the maximum
+//!   and whether a NaN occurs in one pass, then the first index equal to it (or the first
+//!   NaN) in a second pass over the same, cache-resident, row;
+//! * the inner axes form one dense run: a column kernel keeps, per lane (one output
+//!   element each), the best value, its index and whether a NaN was seen, and walks the
+//!   reduced axis row by row.
+//!
+//! Anything else uses the scalar loop. A tiled input is first unpacked (CastUntess,
+//! which never reads padding) into a contiguous scratch buffer of its logical elements.
+//! Parts of the output are computed in parallel; each output element is computed the
+//! same way whatever the split.
 
-use crate::tensor::convert::{Elem, EBF16, EF16, EF32};
+use super::parallel::{for_unit_chunks, Exec};
+use crate::tensor::convert::{ConvertPath, Elem, EBF16, EF16, EF32};
 use crate::tensor::dims::MAX_RANK;
 use crate::tensor::dtype::DType;
 use crate::tensor::error::{Rule, TensorError};
-use crate::tensor::placement::Geometry;
+use crate::tensor::placement::{Geometry, StridedGeom};
 use crate::tensor::spec::TensorSpec;
 
-/// Index of the maximum of `n >= 1` values given by `get` (the argmax rules above).
+/// Index of the maximum of `n >= 1` values given by `get` (the argmax rules above):
+/// the scalar reference every vector loop is tested against.
 #[inline(always)]
 fn argmax_by(n: usize, mut get: impl FnMut(usize) -> f32) -> usize {
     let mut best = get(0);
@@ -28,95 +45,398 @@ fn argmax_by(n: usize, mut get: impl FnMut(usize) -> f32) -> usize {
     bi
 }
 
-/// Argmax of a contiguous run of `S` elements.
-#[inline(always)]
-fn argmax_contiguous<S: Elem>(run: &[u8]) -> usize {
-    let mut it = run.chunks_exact(S::W);
-    let Some(first) = it.next() else { return 0 };
-    let mut best = S::to_f32(S::read(first, 0));
-    if best.is_nan() {
-        return 0;
+/// The reduction seen from a strided input: outer axes (before `axis`) with their
+/// strides, the reduced extent and stride, and the inner axes (after `axis`).
+struct Reduction {
+    outer_ext: [usize; MAX_RANK],
+    outer_stride: [usize; MAX_RANK],
+    n_outer_axes: usize,
+    n: usize,
+    stride: usize,
+    inner_ext: [usize; MAX_RANK],
+    inner_stride: [usize; MAX_RANK],
+    n_inner_axes: usize,
+    /// Product of the inner extents: output elements per outer index.
+    inner: usize,
+    /// True when the inner axes are one dense run of elements (stride = width).
+    inner_dense: bool,
+}
+
+impl Reduction {
+    fn new(g: &StridedGeom, axis: usize, width: usize) -> Reduction {
+        let mut r = Reduction {
+            outer_ext: [1; MAX_RANK],
+            outer_stride: [0; MAX_RANK],
+            n_outer_axes: 0,
+            n: g.ext[axis] as usize,
+            stride: g.stride[axis] as usize,
+            inner_ext: [1; MAX_RANK],
+            inner_stride: [0; MAX_RANK],
+            n_inner_axes: 0,
+            inner: 1,
+            inner_dense: true,
+        };
+        for ax in 0..axis {
+            r.outer_ext[r.n_outer_axes] = g.ext[ax] as usize;
+            r.outer_stride[r.n_outer_axes] = g.stride[ax] as usize;
+            r.n_outer_axes += 1;
+        }
+        // Inner axes, innermost last; dense when each stride is the span of the faster.
+        let mut want = width;
+        for ax in (axis + 1..g.rank).rev() {
+            let (e, s) = (g.ext[ax] as usize, g.stride[ax] as usize);
+            if e > 1 && s != want {
+                r.inner_dense = false;
+            }
+            want = want.saturating_mul(e);
+        }
+        for ax in axis + 1..g.rank {
+            r.inner_ext[r.n_inner_axes] = g.ext[ax] as usize;
+            r.inner_stride[r.n_inner_axes] = g.stride[ax] as usize;
+            r.n_inner_axes += 1;
+            r.inner *= g.ext[ax] as usize;
+        }
+        r
     }
-    let mut bi = 0;
-    for (k, e) in it.enumerate() {
-        let v = S::to_f32(S::read(e, 0));
-        if v > best {
-            best = v;
-            bi = k + 1;
-        } else if v.is_nan() {
-            return k + 1;
+
+    /// Byte offset of outer index `o` (row-major over the outer axes).
+    fn outer_offset(&self, mut o: usize) -> usize {
+        let mut off = 0;
+        for k in (0..self.n_outer_axes).rev() {
+            off += (o % self.outer_ext[k]) * self.outer_stride[k];
+            o /= self.outer_ext[k];
+        }
+        off
+    }
+
+    /// Byte offset of inner index `j` (row-major over the inner axes).
+    fn inner_offset(&self, mut j: usize) -> usize {
+        let mut off = 0;
+        for k in (0..self.n_inner_axes).rev() {
+            off += (j % self.inner_ext[k]) * self.inner_stride[k];
+            j /= self.inner_ext[k];
+        }
+        off
+    }
+}
+
+fn write_index(out: &mut [u8], i: usize, out_w: usize, idx: usize) {
+    let o = &mut out[i * out_w..(i + 1) * out_w];
+    if out_w == 4 {
+        o.copy_from_slice(&(idx as i32).to_le_bytes());
+    } else {
+        o.copy_from_slice(&(idx as i64).to_le_bytes());
+    }
+}
+
+/// Output elements `first..first + count` (row-major `(outer, inner)`) into `out`.
+#[allow(clippy::too_many_arguments)]
+fn argmax_part<S: Elem>(
+    path: ConvertPath,
+    r: &Reduction,
+    src: &[u8],
+    out_w: usize,
+    first: usize,
+    count: usize,
+    out: &mut [u8],
+) {
+    let vector = path == ConvertPath::Avx512Bf16 && path.is_available() && r.n <= i32::MAX as usize;
+    let mut i = 0;
+    while i < count {
+        let (o, j) = ((first + i) / r.inner, (first + i) % r.inner);
+        let base = r.outer_offset(o);
+        if r.inner == 1 {
+            let idx = if vector && r.stride == S::W {
+                row_vector::<S>(&src[base..base + r.n * S::W], r.n)
+            } else {
+                argmax_by(r.n, |k| S::to_f32(S::read(src, base + k * r.stride)))
+            };
+            write_index(out, i, out_w, idx);
+            i += 1;
+        } else if vector && r.inner_dense {
+            // Columns j.. of this outer index, up to the end of the part or of the row.
+            let cols = (r.inner - j).min(count - i);
+            columns_vector::<S>(src, base + j * S::W, r.stride, r.n, cols, out, i, out_w);
+            i += cols;
+        } else {
+            let b = base + r.inner_offset(j);
+            let idx = argmax_by(r.n, |k| S::to_f32(S::read(src, b + k * r.stride)));
+            write_index(out, i, out_w, idx);
+            i += 1;
         }
     }
-    bi
+}
+
+/// Row kernel on `n` contiguous elements (the CPU has AVX-512: checked by the caller).
+fn row_vector<S: Elem>(run: &[u8], n: usize) -> usize {
+    assert!(run.len() >= n * S::W && n >= 1);
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the caller checked AVX-512 F/BW/VL (the Avx512Bf16 path is available);
+    // `n` elements are readable at `run` (asserted).
+    return unsafe { x86::row::<S>(run.as_ptr(), n) };
+    #[cfg(not(target_arch = "x86_64"))]
+    argmax_by(n, |k| S::to_f32(S::read(run, k * S::W)))
+}
+
+/// Column kernel: output elements `i..i + cols` of `out` are the argmax over `n` rows
+/// (`stride` bytes apart) of the dense columns starting at byte `base` of `src`.
+#[allow(clippy::too_many_arguments)]
+fn columns_vector<S: Elem>(
+    src: &[u8],
+    base: usize,
+    stride: usize,
+    n: usize,
+    cols: usize,
+    out: &mut [u8],
+    i: usize,
+    out_w: usize,
+) {
+    let last = (n - 1)
+        .checked_mul(stride)
+        .and_then(|x| x.checked_add(base + cols * S::W));
+    assert!(last.is_some_and(|l| l <= src.len()) && (i + cols) * out_w <= out.len());
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the caller checked AVX-512 F/BW/VL; every row's `cols` elements lie inside
+    // `src` and the `cols` indices inside `out` (asserted); n - 1 <= i32::MAX (caller).
+    unsafe {
+        x86::columns::<S>(
+            src.as_ptr().add(base),
+            stride,
+            n,
+            cols,
+            out.as_mut_ptr().add(i * out_w),
+            out_w,
+        )
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    for c in 0..cols {
+        let b = base + c * S::W;
+        write_index(
+            out,
+            i + c,
+            out_w,
+            argmax_by(n, |k| S::to_f32(S::read(src, b + k * stride))),
+        );
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::Elem;
+    use crate::tensor::dtype::DType;
+    use std::arch::x86_64::*;
+
+    /// 16 elements (lanes in `m`; the others -inf) widened to F32.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    unsafe fn load<S: Elem>(p: *const u8, m: __mmask16) -> __m512 {
+        let neg_inf = _mm512_set1_ps(f32::NEG_INFINITY);
+        // SAFETY: unmasked lanes are readable (caller); masked lanes are not accessed.
+        unsafe {
+            match S::DTYPE {
+                DType::F32 => _mm512_mask_loadu_ps(neg_inf, m, p.cast()),
+                DType::F16 => _mm512_mask_blend_ps(
+                    m,
+                    neg_inf,
+                    _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, p.cast())),
+                ),
+                _ => {
+                    let x = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, p.cast()));
+                    _mm512_mask_blend_ps(
+                        m,
+                        neg_inf,
+                        _mm512_castsi512_ps(_mm512_slli_epi32::<16>(x)),
+                    )
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn mask(n: usize) -> __mmask16 {
+        ((1u32 << n.min(16)) - 1) as __mmask16
+    }
+
+    /// # Safety
+    /// AVX-512 F/BW/VL available; `n >= 1` elements readable at `p`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    pub unsafe fn row<S: Elem>(p: *const u8, n: usize) -> usize {
+        let w = S::W;
+        // Pass 1: the maximum and whether any lane is NaN (unordered with itself).
+        let mut m = [_mm512_set1_ps(f32::NEG_INFINITY); 4];
+        let mut nan: __mmask16 = 0;
+        let mut k = 0;
+        // SAFETY: every load reads lanes below n only (full blocks, then a masked tail).
+        unsafe {
+            while k + 64 <= n {
+                for (u, acc) in m.iter_mut().enumerate() {
+                    let v = load::<S>(p.add((k + 16 * u) * w), 0xFFFF);
+                    nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v);
+                    *acc = _mm512_max_ps(*acc, v);
+                }
+                k += 64;
+            }
+            while k < n {
+                let v = load::<S>(p.add(k * w), mask(n - k));
+                nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v);
+                m[0] = _mm512_max_ps(m[0], v);
+                k += 16;
+            }
+        }
+        let best = _mm512_reduce_max_ps(_mm512_max_ps(
+            _mm512_max_ps(m[0], m[1]),
+            _mm512_max_ps(m[2], m[3]),
+        ));
+        // Pass 2: the first NaN if there is one, else the first element equal to the
+        // maximum (-0.0 == +0.0, so zeros of either sign tie, first one wins).
+        let want = _mm512_set1_ps(best);
+        let mut k = 0;
+        while k < n {
+            // SAFETY: lanes below n only, as above.
+            let v = unsafe { load::<S>(p.add(k * w), mask(n - k)) };
+            let hit = if nan != 0 {
+                _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v)
+            } else {
+                _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(v, want)
+            } & mask(n - k);
+            if hit != 0 {
+                return k + hit.trailing_zeros() as usize;
+            }
+            k += 16;
+        }
+        0 // unreachable for n >= 1: the maximum (or a NaN) occurs
+    }
+
+    /// Per lane: best value, its index, and whether a NaN ended the search.
+    #[derive(Clone, Copy)]
+    struct Lanes {
+        best: __m512,
+        idx: __m512i,
+        done: __mmask16,
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    fn first(v: __m512) -> Lanes {
+        Lanes {
+            best: v,
+            idx: _mm512_setzero_si512(),
+            done: _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v),
+        }
+    }
+
+    /// The scalar rule lane by lane: a greater value or the first NaN takes row `k`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    fn step(l: Lanes, v: __m512, k: __m512i) -> Lanes {
+        let live = !l.done;
+        let gt = _mm512_mask_cmp_ps_mask::<_CMP_GT_OQ>(live, v, l.best);
+        let nan = _mm512_mask_cmp_ps_mask::<_CMP_UNORD_Q>(live, v, v);
+        Lanes {
+            best: _mm512_mask_mov_ps(l.best, gt, v),
+            idx: _mm512_mask_mov_epi32(l.idx, gt | nan, k),
+            done: l.done | nan,
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    unsafe fn store(l: Lanes, out: *mut u8, out_w: usize, m: __mmask16) {
+        // SAFETY: the lanes in `m` are output elements inside `out` (caller).
+        unsafe {
+            if out_w == 4 {
+                _mm512_mask_storeu_epi32(out.cast(), m, l.idx);
+            } else {
+                let lo = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(l.idx));
+                let hi = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64::<1>(l.idx));
+                _mm512_mask_storeu_epi64(out.cast(), m as u8, lo);
+                _mm512_mask_storeu_epi64(out.add(64).cast(), (m >> 8) as u8, hi);
+            }
+        }
+    }
+
+    /// # Safety
+    /// AVX-512 F/BW/VL available; rows `0..n` (`stride` bytes apart) of `cols` elements
+    /// readable at `p`; `cols` indices of `out_w` bytes writable at `out`; n - 1 fits i32.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    pub unsafe fn columns<S: Elem>(
+        p: *const u8,
+        stride: usize,
+        n: usize,
+        cols: usize,
+        out: *mut u8,
+        out_w: usize,
+    ) {
+        let w = S::W;
+        let mut c = 0;
+        // Four vectors of columns at a time (one cache line of F32 per vector per row).
+        // SAFETY (all blocks below): lanes below `cols` of rows below `n` are in bounds.
+        while c + 64 <= cols {
+            let mut l =
+                [0, 1, 2, 3].map(|u| first(unsafe { load::<S>(p.add((c + 16 * u) * w), 0xFFFF) }));
+            for k in 1..n {
+                let kv = _mm512_set1_epi32(k as i32);
+                let row = unsafe { p.add(k * stride + c * w) };
+                for (u, lane) in l.iter_mut().enumerate() {
+                    *lane = step(*lane, unsafe { load::<S>(row.add(16 * u * w), 0xFFFF) }, kv);
+                }
+            }
+            for (u, lane) in l.iter().enumerate() {
+                unsafe { store(*lane, out.add((c + 16 * u) * out_w), out_w, 0xFFFF) };
+            }
+            c += 64;
+        }
+        while c < cols {
+            let m = mask(cols - c);
+            let mut l = first(unsafe { load::<S>(p.add(c * w), m) });
+            for k in 1..n {
+                let v = unsafe { load::<S>(p.add(k * stride + c * w), m) };
+                l = step(l, v, _mm512_set1_epi32(k as i32));
+            }
+            unsafe { store(l, out.add(c * out_w), out_w, m) };
+            c += 16;
+        }
+    }
 }
 
 fn argmax_impl<S: Elem>(
+    exec: &Exec,
     spec: &TensorSpec,
     g: &Geometry,
     axis: usize,
     src: &[u8],
     out_w: usize,
     dst: &mut [u8],
-) {
-    let rank = spec.dims.rank();
-    let ext = spec.dims.extents();
-    let n = ext[axis] as usize;
+) -> Result<(), TensorError> {
     if spec.dims.is_empty() {
-        return;
+        return Ok(());
     }
-    let mut coord = [0u64; MAX_RANK];
-    let mut out = dst.chunks_exact_mut(out_w);
-    loop {
-        let idx = match g {
-            Geometry::Strided(sg) => {
-                let base = sg.byte_offset_usize(&coord[..rank]);
-                let st = sg.stride[axis] as usize;
-                if st == S::W {
-                    argmax_contiguous::<S>(&src[base..base + n * S::W])
-                } else {
-                    argmax_by(n, |k| S::to_f32(S::read(src, base + k * st)))
-                }
-            }
-            _ => {
-                let mut c = coord;
-                argmax_by(n, |k| {
-                    c[axis] = k as u64;
-                    let mut bits = 0u32;
-                    for byte in 0..S::W {
-                        let off = g.byte_offset(&spec.dims, &c[..rank], byte as u64) as usize;
-                        bits |= u32::from(src[off]) << (8 * byte);
-                    }
-                    S::to_f32(bits)
-                })
-            }
-        };
-        let Some(o) = out.next() else { return };
-        if out_w == 4 {
-            o.copy_from_slice(&(idx as i32).to_le_bytes());
-        } else {
-            o.copy_from_slice(&(idx as i64).to_le_bytes());
+    let scratch;
+    let (sg, src) = match g {
+        Geometry::Strided(sg) => (*sg, src),
+        _ => {
+            // Unpack the logical elements (never the padding) into a contiguous buffer.
+            let flat = StridedGeom::contiguous(&spec.dims, S::W as u64)?;
+            scratch = {
+                let mut b = vec![0u8; flat.span as usize];
+                super::cast_tess::cast_untess(exec, spec, g, src, spec.dtype, &flat, &mut b)?;
+                b
+            };
+            (flat, &scratch[..])
         }
-        // Row-major odometer over every axis but `axis`.
-        let mut ax = rank;
-        loop {
-            if ax == 0 {
-                return;
-            }
-            ax -= 1;
-            if ax == axis {
-                continue;
-            }
-            coord[ax] += 1;
-            if coord[ax] < ext[ax] {
-                break;
-            }
-            coord[ax] = 0;
-        }
-    }
+    };
+    let r = Reduction::new(&sg, axis, S::W);
+    let total = dst.len() / out_w;
+    let path = exec.path;
+    for_unit_chunks(exec, dst, out_w, total, |first, count, out| {
+        argmax_part::<S>(path, &r, src, out_w, first, count, out)
+    });
+    Ok(())
 }
 
 /// Runs argmax; `dst` is exactly the contiguous output span.
 pub(crate) fn argmax(
+    exec: &Exec,
     spec: &TensorSpec,
     g: &Geometry,
     axis: usize,
@@ -126,15 +446,12 @@ pub(crate) fn argmax(
 ) -> Result<(), TensorError> {
     let w = out.width() as usize;
     match spec.dtype {
-        DType::F32 => argmax_impl::<EF32>(spec, g, axis, src, w, dst),
-        DType::F16 => argmax_impl::<EF16>(spec, g, axis, src, w, dst),
-        DType::BF16 => argmax_impl::<EBF16>(spec, g, axis, src, w, dst),
-        d => {
-            return Err(TensorError::new(
-                Rule::UnsupportedDType,
-                format!("argmax: input dtype {d} is not a float dtype"),
-            ))
-        }
+        DType::F32 => argmax_impl::<EF32>(exec, spec, g, axis, src, w, dst),
+        DType::F16 => argmax_impl::<EF16>(exec, spec, g, axis, src, w, dst),
+        DType::BF16 => argmax_impl::<EBF16>(exec, spec, g, axis, src, w, dst),
+        d => Err(TensorError::new(
+            Rule::UnsupportedDType,
+            format!("argmax: input dtype {d} is not a float dtype"),
+        )),
     }
-    Ok(())
 }

@@ -2,7 +2,9 @@
 //!
 //! Only the bytes of logical elements are written; gaps between rows stay unchanged.
 
-use crate::tensor::convert::{convert_run, cvt, dispatch_float_pair, Elem};
+use super::parallel::{for_unit_chunks, split_axis, Exec};
+use super::run::{convert_row, Row, Side};
+use crate::tensor::convert::{dispatch_float_pair, Elem};
 use crate::tensor::dims::MAX_RANK;
 use crate::tensor::dtype::DType;
 use crate::tensor::error::TensorError;
@@ -81,30 +83,61 @@ pub(crate) fn for_each_row(c: &Coalesced, mut f: impl FnMut(usize, usize)) {
     }
 }
 
-fn cast_impl<S: Elem, D: Elem>(a: &StridedGeom, src: &[u8], b: &StridedGeom, dst: &mut [u8]) {
+fn cast_impl<S: Elem, D: Elem>(
+    exec: &Exec,
+    a: &StridedGeom,
+    src: &[u8],
+    b: &StridedGeom,
+    dst: &mut [u8],
+) {
     if a.span == 0 {
         return;
     }
+    match split_axis(b) {
+        Some(ax) if exec.parts > 1 => {
+            let (sa, sb) = (a.stride[ax] as usize, b.stride[ax] as usize);
+            for_unit_chunks(exec, dst, sb, a.ext[ax] as usize, |first, n, chunk| {
+                let mut part_a = *a;
+                part_a.ext[ax] = n as u64;
+                let mut part_b = *b;
+                part_b.ext[ax] = n as u64;
+                cast_rows::<S, D>(exec, &part_a, &src[first * sa..], &part_b, chunk);
+            });
+        }
+        _ => cast_rows::<S, D>(exec, a, src, b, dst),
+    }
+}
+
+/// The single-threaded cast: one conversion run per row of the coalesced view.
+fn cast_rows<S: Elem, D: Elem>(
+    exec: &Exec,
+    a: &StridedGeom,
+    src: &[u8],
+    b: &StridedGeom,
+    dst: &mut [u8],
+) {
     let c = coalesce(a, b);
     let (n, sa, sb) = if c.rank == 0 {
         (1, S::W, D::W)
     } else {
         (c.ext[c.rank - 1], c.sa[c.rank - 1], c.sb[c.rank - 1])
     };
+    let row = Row::run(n);
     for_each_row(&c, |oa, ob| {
-        if sa == S::W && sb == D::W {
-            convert_run::<S, D>(&src[oa..], &mut dst[ob..], n);
-        } else {
-            for k in 0..n {
-                let bits = cvt::<S, D>(S::read(src, oa + k * sa));
-                D::write(dst, ob + k * sb, bits);
-            }
-        }
+        convert_row::<S, D>(
+            exec.path,
+            &src[oa..],
+            Side::run(sa),
+            &mut dst[ob..],
+            Side::run(sb),
+            row,
+        );
     });
 }
 
 /// Cast `src` (laid out by `a`) into `dst` (laid out by `b`); both sliced to their spans.
 pub(crate) fn cast(
+    exec: &Exec,
     from: DType,
     a: &StridedGeom,
     src: &[u8],
@@ -112,5 +145,5 @@ pub(crate) fn cast(
     b: &StridedGeom,
     dst: &mut [u8],
 ) -> Result<(), TensorError> {
-    dispatch_float_pair!(from, to, cast_impl(a, src, b, dst))
+    dispatch_float_pair!(from, to, cast_impl(exec, a, src, b, dst))
 }

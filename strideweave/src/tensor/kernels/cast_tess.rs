@@ -10,7 +10,9 @@
 
 use std::marker::PhantomData;
 
-use crate::tensor::convert::{cvt, dispatch_float_pair, Elem};
+use super::parallel::{for_ranges, for_unit_chunks, split_axis, Exec, SharedOut};
+use super::run::{convert_grid, convert_grid_raw, Fmt, Row, Side};
+use crate::tensor::convert::{dispatch_float_pair, Elem};
 use crate::tensor::dims::{Dims, MAX_RANK};
 use crate::tensor::dtype::DType;
 use crate::tensor::error::{Rule, TensorError};
@@ -88,10 +90,7 @@ const fn tile_extents(l: &crate::Layout) -> [usize; 4] {
 /// assert_eq!(pixels(StaticTile::<Tile1x4x4x16>::new()), 16);
 /// assert_eq!(pixels(RuntimeTile { dhwc: [1, 4, 4, 16] }), 16);
 /// ```
-pub trait TileDims: Copy {
-    /// True when the channel extent is known at compile time to be a multiple of 16,
-    /// so whole tiles can be packed with 16-lane vector conversions.
-    const CHANNEL_VECTORS: bool = false;
+pub trait TileDims: Copy + Send + Sync {
     /// Depth.
     fn td(self) -> usize;
     /// Height.
@@ -184,7 +183,6 @@ impl<L> Clone for StaticTile<L> {
 impl<L> Copy for StaticTile<L> {}
 
 impl<L: StaticLayout> TileDims for StaticTile<L> {
-    const CHANNEL_VECTORS: bool = Self::DHWC[3] % 16 == 0;
     #[inline(always)]
     fn td(self) -> usize {
         Self::DHWC[0]
@@ -263,6 +261,7 @@ macro_rules! static_tiles {
 
         /// Runs the static loop of the first built-in shape equal to the plan's tile.
         fn auto_static(
+            exec: &Exec,
             is: &TensorSpec,
             a: &StridedGeom,
             src: &[u8],
@@ -272,7 +271,7 @@ macro_rules! static_tiles {
         ) -> Option<Result<(), TensorError>> {
             $(
                 if check_static::<$name>(g).is_ok() {
-                    return Some(run_static::<$name>(is, a, src, os, g, dst));
+                    return Some(run_static::<$name>(exec, is, a, src, os, g, dst));
                 }
             )*
             None
@@ -324,57 +323,111 @@ fn outer_offset(mut o: u64, axes: &[usize], ext: &[u64], stride: &[u64]) -> usiz
     off as usize
 }
 
-/// Converts one pixel of `tc` channel slots, `cvalid` of them logical, into `pix`.
-/// BF16 outputs store byte planes (low bytes, then high bytes); padding slots are zero.
-#[inline(always)]
-fn write_pixel<S: Elem, D: Elem>(
-    tc: usize,
-    cvalid: usize,
-    src: &[u8],
-    base: usize,
-    sc: usize,
-    pix: &mut [u8],
-) {
-    if D::DTYPE == DType::BF16 {
-        let (lo, hi) = pix.split_at_mut(tc);
-        let hi = &mut hi[..tc];
-        if cvalid == tc && sc == S::W {
-            let s = &src[base..base + tc * S::W];
-            for ((l, h), e) in lo.iter_mut().zip(hi.iter_mut()).zip(s.chunks_exact(S::W)) {
-                let b = cvt::<S, D>(S::read(e, 0));
-                *l = b as u8;
-                *h = (b >> 8) as u8;
-            }
-        } else {
-            for c in 0..tc {
-                let b = if c < cvalid {
-                    cvt::<S, D>(S::read(src, base + c * sc))
-                } else {
-                    0
-                };
-                lo[c] = b as u8;
-                hi[c] = (b >> 8) as u8;
-            }
-        }
-    } else if cvalid == tc && sc == S::W {
-        let s = &src[base..base + tc * S::W];
-        for (d, e) in pix.chunks_exact_mut(D::W).zip(s.chunks_exact(S::W)) {
-            D::write(d, 0, cvt::<S, D>(S::read(e, 0)));
-        }
+/// The format of a tiled placement's pixel of `slots` channel slots: BF16 byte planes,
+/// or little-endian elements.
+fn tiled_fmt(planes: bool, slots: usize, width: usize) -> Fmt {
+    if planes {
+        Fmt::Planes(slots)
     } else {
-        for (c, d) in pix.chunks_exact_mut(D::W).enumerate() {
-            let b = if c < cvalid {
-                cvt::<S, D>(S::read(src, base + c * sc))
-            } else {
-                0
-            };
-            D::write(d, 0, b);
-        }
+        Fmt::Elements(width)
     }
 }
 
-/// Packs into MlaTiled. Tile extents come from `t` (equal to `g.tile`, checked by callers).
+/// Splits `i` into digits of the mixed radix `radix` (last digit fastest).
+#[inline]
+fn digits<const N: usize>(mut i: usize, radix: [usize; N]) -> [usize; N] {
+    let mut out = [0; N];
+    for k in (0..N).rev() {
+        out[k] = i % radix[k];
+        i /= radix[k];
+    }
+    out
+}
+
+/// One row of tiles along W (fixed outer index and D, H tile numbers) as seen from the
+/// strided side.
+struct TileRow {
+    /// Storage number of the row's first tile (W tile 0, channel tile 0).
+    idx0: usize,
+    /// Strided-side byte offset of the row's first pixel (channel 0).
+    base: usize,
+    /// Logical pixel rows along D and H in each tile of the row.
+    valid: [usize; 2],
+}
+
+/// Rows of tiles of an MlaTiled placement: number `r` counts `(outer, dt, ht)`, and
+/// the tiles of a row (W tiles, then channel tiles `n_spatial` apart) are converted
+/// together: full W tiles in one grid, a partial last one in another.
+struct TileRows<'a> {
+    g: &'a TiledGeom,
+    dims: &'a Dims,
+    outer_stride: &'a [u64],
+    /// Strided-side byte strides of D, H, W, C (0 for an absent role).
+    s: [usize; 4],
+    tile: [usize; 4],
+    nt: [usize; 4],
+    n_spatial: usize,
+    /// W tiles holding `tile[2]` logical pixels, and the pixels of a partial last one.
+    full_w: usize,
+    last_w: usize,
+}
+
+impl<'a> TileRows<'a> {
+    fn new<T: TileDims>(t: T, g: &'a TiledGeom, dims: &'a Dims, b: &'a StridedGeom) -> Self {
+        let nt = g.ntiles.map(|x| x as usize);
+        let tile = [t.td(), t.th(), t.tw(), t.tc()];
+        let w = g.ext[2] as usize;
+        TileRows {
+            g,
+            dims,
+            outer_stride: &b.stride[..MAX_RANK],
+            s: g.role_axis.map(|r| r.map_or(0, |ax| b.stride[ax] as usize)),
+            tile,
+            nt,
+            n_spatial: nt[0] * nt[1] * nt[2],
+            full_w: w / tile[2],
+            last_w: w % tile[2],
+        }
+    }
+
+    /// Rows of tiles in all outer indices.
+    fn count(&self) -> usize {
+        self.g.n_outer as usize * self.nt[0] * self.nt[1]
+    }
+
+    /// The row's digits `[outer, dt, ht]`.
+    fn digits(&self, r: usize) -> [usize; 3] {
+        digits(r, [usize::MAX, self.nt[0], self.nt[1]])
+    }
+
+    fn get(&self, r: usize) -> TileRow {
+        let [o, dt, ht] = self.digits(r);
+        let ext = self.g.ext.map(|x| x as usize);
+        let first = [dt * self.tile[0], ht * self.tile[1]];
+        let outer_axes = &self.g.outer_axes[..self.g.n_outer_axes];
+        let off_o = outer_offset(o as u64, outer_axes, self.dims.extents(), self.outer_stride);
+        TileRow {
+            idx0: ((o * self.nt[3] * self.nt[0] + dt) * self.nt[1] + ht) * self.nt[2],
+            base: off_o + first[0] * self.s[0] + first[1] * self.s[1],
+            valid: [0, 1].map(|i| self.tile[i].min(ext[i] - first[i])),
+        }
+    }
+
+    /// The (up to two) grids of a row: `(W tiles, pixels per tile, first W tile)`.
+    fn w_runs(&self) -> [(usize, usize, usize); 2] {
+        [
+            (self.full_w, self.tile[2], 0),
+            (usize::from(self.last_w > 0), self.last_w, self.full_w),
+        ]
+    }
+}
+
+/// Packs into MlaTiled, one row of tiles at a time (rows split across threads): every
+/// channel tile of every W tile of the row in one pass over its input pixels, so the
+/// input is read once. A pixel's channels are cut into groups of `tc` slots, one per
+/// channel tile (`n_spatial` tiles apart), padded with zeros.
 fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
+    exec: &Exec,
     t: T,
     g: &TiledGeom,
     dims: &Dims,
@@ -385,112 +438,106 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     if g.span == 0 {
         return;
     }
-    let (td, th, tw, tc) = (t.td(), t.th(), t.tw(), t.tc());
-    let ext = g.ext.map(|x| x as usize);
-    let nt = g.ntiles.map(|x| x as usize);
-    let s = g.role_axis.map(|r| r.map_or(0, |ax| a.stride[ax] as usize));
-    let tile_bytes = g.tile_bytes as usize;
-    let tile_raw = g.tile_raw as usize;
-    let pix_bytes = tc * D::W;
-    let ps = t.pixel_strides();
-    let outer_axes = &g.outer_axes[..g.n_outer_axes];
-    // Whole interior tiles of F32 -> BF16 with a compile-time channel count that is a
-    // multiple of 16 go through the vector tile packer (same bytes as the loop below).
-    let vector_tiles = T::CHANNEL_VECTORS
-        && S::DTYPE == DType::F32
-        && D::DTYPE == DType::BF16
-        && s[3] == 4
-        && simd::available();
-    // Channel tiles innermost: the input is then read pixel row by pixel row, while
-    // each tile is still written whole at its storage position (tile number
-    // ((outer * nC + ct) * nD + dt) * nH + ht) * nW + wt).
-    // Full tiles along D, H, W, C.
-    let full = [0, 1, 2, 3].map(|i| ext[i] / t_of(t, i));
-    for o in 0..g.n_outer {
-        let off_o = outer_offset(o, outer_axes, dims.extents(), &a.stride[..MAX_RANK]);
-        let vector_done = vector_tiles
-            && simd::interior_f32_bf16(
-                t,
-                src,
-                off_o,
-                [s[0], s[1], s[2]],
-                o as usize,
-                nt,
-                full,
-                tile_bytes,
-                tile_raw,
-                dst,
-            );
-        for dt in 0..nt[0] {
-            for ht in 0..nt[1] {
-                for wt in 0..nt[2] {
-                    let spatial_ok = (dt + 1) * td <= ext[0]
-                        && (ht + 1) * th <= ext[1]
-                        && (wt + 1) * tw <= ext[2];
-                    // Full channel tiles of a full spatial tile were packed by the vector path.
-                    let ct_start = if vector_done && spatial_ok {
-                        full[3]
-                    } else {
-                        0
-                    };
-                    for ct in ct_start..nt[3] {
-                        let c0 = ct * tc;
-                        let cvalid = tc.min(ext[3] - c0);
-                        let idx =
-                            (((o as usize * nt[3] + ct) * nt[0] + dt) * nt[1] + ht) * nt[2] + wt;
-                        let start = idx * tile_bytes;
-                        let Some(tile) = dst.get_mut(start..start + tile_bytes) else {
-                            return;
-                        };
+    let rows = TileRows::new(t, g, dims, a);
+    let s = rows.s;
+    let (tile_bytes, tile_raw) = (g.tile_bytes as usize, g.tile_raw as usize);
+    let tc = t.tc();
+    // In-tile byte offsets from the tile layout's strides (a pixel is `tc` slots).
+    let [pd, ph, _] = t.pixel_strides().map(|x| x * D::W);
+    let dside = Side {
+        pixel: tc * D::W,
+        group: rows.n_spatial * tile_bytes,
+        fmt: tiled_fmt(g.planes, tc, D::W),
+    };
+    let sside = Side {
+        pixel: s[2],
+        group: tc * s[3],
+        fmt: Fmt::Elements(s[3]),
+    };
+    let out = SharedOut::new(dst);
+    for_ranges(exec, rows.count(), |range| {
+        for r in range {
+            let tr = rows.get(r);
+            let full_rows = tr.valid == [rows.tile[0], rows.tile[1]];
+            for ct in 0..rows.nt[3] {
+                for wt in 0..rows.nt[2] {
+                    let partial = !full_rows || wt >= rows.full_w;
+                    if tile_bytes > tile_raw || partial {
+                        let idx = tr.idx0 + ct * rows.n_spatial + wt;
+                        // SAFETY: tile `idx` belongs to row `r` only, and each row is in
+                        // exactly one range: no other live access touches it.
+                        let tile = unsafe { out.range(idx * tile_bytes, tile_bytes) };
                         let (body, gap) = tile.split_at_mut(tile_raw);
                         gap.fill(0);
-                        for dd in 0..td {
-                            let d = dt * td + dd;
-                            for hh in 0..th {
-                                let h = ht * th + hh;
-                                let row_ok = d < ext[0] && h < ext[1];
-                                let row_base = off_o + d * s[0] + h * s[1] + c0 * s[3];
-                                for ww in 0..tw {
-                                    let w = wt * tw + ww;
-                                    // In-tile element offset from the tile layout's strides.
-                                    let p = (dd * ps[0] + hh * ps[1] + ww * ps[2]) * D::W;
-                                    let Some(pix) = body.get_mut(p..p + pix_bytes) else {
-                                        return;
-                                    };
-                                    if row_ok && w < ext[2] {
-                                        write_pixel::<S, D>(
-                                            tc,
-                                            cvalid,
-                                            src,
-                                            row_base + w * s[2],
-                                            s[3],
-                                            pix,
-                                        );
-                                    } else {
-                                        pix.fill(0);
-                                    }
-                                }
-                            }
+                        if partial {
+                            body.fill(0);
                         }
                     }
                 }
             }
+            let row_of = |npix| Row {
+                npix,
+                valid: g.ext[3] as usize,
+                slots: tc,
+                pad: true,
+            };
+            for (n_w, npix, wt0) in rows.w_runs() {
+                if n_w == 0 {
+                    continue;
+                }
+                let grid = [
+                    (n_w, rows.tile[2] * s[2], tile_bytes),
+                    (tr.valid[0], s[0], pd),
+                    (tr.valid[1], s[1], ph),
+                ];
+                let start = (tr.idx0 + wt0) * tile_bytes;
+                let input = &src[tr.base + wt0 * rows.tile[2] * s[2]..];
+                // SAFETY: the grid writes only inside the tiles of row `r` (W tiles from
+                // wt0, channel tiles n_spatial apart), which no other part touches, and
+                // no slice of them is alive here; `start` is a tile start in the buffer.
+                unsafe {
+                    convert_grid_raw::<S, D>(
+                        exec.path,
+                        input,
+                        sside,
+                        out.ptr().add(start),
+                        out.len() - start,
+                        dside,
+                        row_of(npix),
+                        grid,
+                    )
+                };
+            }
         }
-    }
+    });
 }
 
-#[inline(always)]
-fn t_of<T: TileDims>(t: T, i: usize) -> usize {
-    match i {
-        0 => t.td(),
-        1 => t.th(),
-        2 => t.tw(),
-        _ => t.tc(),
-    }
+/// Rows of MlaCBlocked tiles: `(outer, ht)`, input offset of the row's first pixel and
+/// its valid H rows; W tiles `(full, pixels of a partial last one)`.
+fn cblocked_row(g: &CBlockedGeom, dims: &Dims, a: &StridedGeom, r: usize) -> (usize, usize) {
+    let [o, ht] = digits(r, [usize::MAX, g.n_th as usize]);
+    let rank = g.rank;
+    let outer_axes: [usize; MAX_RANK] = [0, 1, 2, 3, 4, 5];
+    let off_o = outer_offset(o as u64, &outer_axes[..rank - 3], dims.extents(), &a.stride);
+    let th = g.tile_h as usize;
+    let h0 = ht * th;
+    (
+        off_o + h0 * a.stride[rank - 3] as usize,
+        th.min(g.h as usize - h0),
+    )
 }
 
-/// Packs into MlaCBlocked with tile `th x tw` from `t` (TD = 1, TC = 16).
+/// The W runs of an MlaCBlocked row: `(W tiles, pixels per tile, first W tile)`.
+fn cblocked_w_runs(g: &CBlockedGeom) -> [(usize, usize, usize); 2] {
+    let (w, tw) = (g.w as usize, g.tile_w as usize);
+    [(w / tw, tw, 0), (usize::from(w % tw > 0), w % tw, w / tw)]
+}
+
+/// Packs into MlaCBlocked with tile `th x tw` from `t` (TD = 1, TC = 16), one row of
+/// tiles at a time (rows split across threads). A pixel's 16-lane channel blocks are its
+/// channel groups, `th * tw` pixels apart inside the tile; each H row is one row.
 fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
+    exec: &Exec,
     t: T,
     g: &CBlockedGeom,
     dims: &Dims,
@@ -501,54 +548,64 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
     if g.span == 0 {
         return;
     }
-    let (th, tw) = (t.th(), t.tw());
     const L: usize = CBLOCK_LANES as usize;
     let r = g.rank;
-    let (h_ext, w_ext, c_ext) = (g.h as usize, g.w as usize, g.c as usize);
     let (sh, sw, sc) = (
         a.stride[r - 3] as usize,
         a.stride[r - 2] as usize,
         a.stride[r - 1] as usize,
     );
-    let outer_axes: [usize; MAX_RANK] = [0, 1, 2, 3, 4, 5];
-    let tile_bytes = g.tile_bytes as usize;
-    let tile_raw = g.tile_raw as usize;
-    let mut tiles = dst.chunks_exact_mut(tile_bytes);
-    for o in 0..g.n_outer {
-        let off_o = outer_offset(o, &outer_axes[..r - 3], dims.extents(), &a.stride);
-        for ht in 0..g.n_th as usize {
-            for wt in 0..g.n_tw as usize {
-                let Some(tile) = tiles.next() else { return };
+    let (th, tw) = (t.th(), t.tw());
+    let [_, ph, pw] = t.pixel_strides().map(|x| x * D::W);
+    let dside = Side {
+        pixel: if tw > 1 { pw } else { L * D::W },
+        group: th * tw * L * D::W,
+        fmt: tiled_fmt(g.planes, L, D::W),
+    };
+    let sside = Side {
+        pixel: sw,
+        group: L * sc,
+        fmt: Fmt::Elements(sc),
+    };
+    let (tile_bytes, tile_raw) = (g.tile_bytes as usize, g.tile_raw as usize);
+    let n_tw = g.n_tw as usize;
+    let full_w = g.w as usize / tw;
+    let nrows = dst.len() / (tile_bytes * n_tw);
+    for_unit_chunks(exec, dst, tile_bytes * n_tw, nrows, |first, n, chunk| {
+        for (i, row_bytes) in chunk
+            .chunks_exact_mut(tile_bytes * n_tw)
+            .take(n)
+            .enumerate()
+        {
+            let (base, vh) = cblocked_row(g, dims, a, first + i);
+            for (wt, tile) in row_bytes.chunks_exact_mut(tile_bytes).enumerate() {
                 let (body, gap) = tile.split_at_mut(tile_raw);
                 gap.fill(0);
-                let [_, sh_t, sw_t] = t.pixel_strides();
-                for cb in 0..g.n_cb as usize {
-                    let c0 = cb * L;
-                    let cvalid = L.min(c_ext - c0);
-                    for hh in 0..th {
-                        let h = ht * th + hh;
-                        for ww in 0..tw {
-                            let w = wt * tw + ww;
-                            // Block cb, then the tile layout's H/W offsets.
-                            let p = (cb * th * tw * L + hh * sh_t + ww * sw_t) * D::W;
-                            let Some(pix) = body.get_mut(p..p + L * D::W) else {
-                                return;
-                            };
-                            if h < h_ext && w < w_ext {
-                                let base = off_o + h * sh + w * sw + c0 * sc;
-                                write_pixel::<S, D>(L, cvalid, src, base, sc, pix);
-                            } else {
-                                pix.fill(0);
-                            }
-                        }
-                    }
+                if vh < th || wt >= full_w {
+                    body.fill(0);
                 }
             }
+            for (n_w, npix, wt0) in cblocked_w_runs(g) {
+                if n_w == 0 {
+                    continue;
+                }
+                let row = Row {
+                    npix,
+                    valid: g.c as usize,
+                    slots: L,
+                    pad: true,
+                };
+                let grid = [(n_w, tw * sw, tile_bytes), (1, 0, 0), (vh, sh, ph)];
+                let input = &src[base + wt0 * tw * sw..];
+                let out = &mut row_bytes[wt0 * tile_bytes..];
+                convert_grid::<S, D>(exec.path, input, sside, out, dside, row, grid);
+            }
         }
-    }
+    });
 }
 
 fn pack<T: TileDims, S: Elem, D: Elem>(
+    exec: &Exec,
     t: T,
     g: &Geometry,
     dims: &Dims,
@@ -557,8 +614,8 @@ fn pack<T: TileDims, S: Elem, D: Elem>(
     dst: &mut [u8],
 ) {
     match g {
-        Geometry::Tiled(tg) => pack_tiled::<T, S, D>(t, tg, dims, a, src, dst),
-        Geometry::CBlocked(cg) => pack_cblocked::<T, S, D>(t, cg, dims, a, src, dst),
+        Geometry::Tiled(tg) => pack_tiled::<T, S, D>(exec, t, tg, dims, a, src, dst),
+        Geometry::CBlocked(cg) => pack_cblocked::<T, S, D>(exec, t, cg, dims, a, src, dst),
         // Admission guarantees a tiled output; a strided one has nothing to pack.
         Geometry::Strided(_) => {}
     }
@@ -566,6 +623,7 @@ fn pack<T: TileDims, S: Elem, D: Elem>(
 
 /// Runs CastTess with the static tile layout `L` (callers checked `check_static::<L>`).
 pub(crate) fn run_static<L: StaticLayout>(
+    exec: &Exec,
     is: &TensorSpec,
     a: &StridedGeom,
     src: &[u8],
@@ -577,13 +635,15 @@ pub(crate) fn run_static<L: StaticLayout>(
     dispatch_float_pair!(
         is.dtype,
         os.dtype,
-        pack::<StaticTile<L>>(t, g, &is.dims, a, src, dst)
+        pack::<StaticTile<L>>(exec, t, g, &is.dims, a, src, dst)
     )
 }
 
 /// CastTess: static loop when the tile is a built-in shape (and `dispatch` allows it),
 /// else the runtime-tile loop.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn cast_tess(
+    exec: &Exec,
     is: &TensorSpec,
     a: &StridedGeom,
     src: &[u8],
@@ -593,7 +653,7 @@ pub(crate) fn cast_tess(
     dispatch: TileDispatch,
 ) -> Result<(), TensorError> {
     if dispatch == TileDispatch::Auto {
-        if let Some(r) = auto_static(is, a, src, os, g, dst) {
+        if let Some(r) = auto_static(exec, is, a, src, os, g, dst) {
             return r;
         }
     }
@@ -607,11 +667,203 @@ pub(crate) fn cast_tess(
     dispatch_float_pair!(
         is.dtype,
         os.dtype,
-        pack::<RuntimeTile>(t, g, &is.dims, a, src, dst)
+        pack::<RuntimeTile>(exec, t, g, &is.dims, a, src, dst)
     )
 }
 
+/// Which tiles one part of a parallel CastUntess converts, and where its output chunk
+/// starts: tiles whose digit `digit` (in the tile-number radix) lies in `range`.
+#[derive(Clone, Copy)]
+struct UntessPart {
+    digit: usize,
+    range: (usize, usize),
+    origin: usize,
+}
+
+const WHOLE: UntessPart = UntessPart {
+    digit: 0,
+    range: (0, usize::MAX),
+    origin: 0,
+};
+
+/// Runs `part_fn` over the output split along its largest-stride axis, when that axis
+/// is a tile-number digit of the input (`digit_of(axis) = Some((digit, rows per tile))`);
+/// otherwise once over the whole output.
+fn untess_parts(
+    exec: &Exec,
+    b: &StridedGeom,
+    dst: &mut [u8],
+    digit_of: impl Fn(usize) -> Option<(usize, usize, usize)>,
+    part_fn: impl Fn(UntessPart, &mut [u8]) + Sync,
+) {
+    let split = split_axis(b).and_then(|ax| digit_of(ax).map(|d| (ax, d)));
+    match split {
+        Some((ax, (digit, per_tile, ntiles))) if exec.parts > 1 => {
+            let unit = per_tile * b.stride[ax] as usize;
+            for_unit_chunks(exec, dst, unit, ntiles, |first, n, chunk| {
+                let part = UntessPart {
+                    digit,
+                    range: (first, first + n),
+                    origin: first * unit,
+                };
+                part_fn(part, chunk)
+            });
+        }
+        _ => part_fn(WHOLE, dst),
+    }
+}
+
+fn untess_tiled<S: Elem, D: Elem>(
+    exec: &Exec,
+    dims: &Dims,
+    g: &TiledGeom,
+    src: &[u8],
+    b: &StridedGeom,
+    dst: &mut [u8],
+) {
+    let t = RuntimeTile {
+        dhwc: g.tile.map(|x| x as usize),
+    };
+    let rows = TileRows::new(t, g, dims, b);
+    let s = rows.s;
+    let tc = t.tc();
+    let tile_bytes = g.tile_bytes as usize;
+    let [pd, ph, _] = t.pixel_strides().map(|x| x * S::W);
+    let sside = Side {
+        pixel: tc * S::W,
+        group: rows.n_spatial * tile_bytes,
+        fmt: tiled_fmt(g.planes, tc, S::W),
+    };
+    let dside = Side {
+        pixel: s[2],
+        group: tc * s[3],
+        fmt: Fmt::Elements(s[3]),
+    };
+    let nt = rows.nt;
+    // Output split: along D or H tiles, or along the only outer axis longer than one.
+    let only_outer = only_long_axis(g.outer_axes[..g.n_outer_axes].iter().copied(), dims);
+    // Digits of a row of tiles: [outer, dt, ht].
+    let digit_of = |ax: usize| {
+        if g.role_axis[0] == Some(ax) {
+            Some((1, t.td(), nt[0]))
+        } else if g.role_axis[1] == Some(ax) {
+            Some((2, t.th(), nt[1]))
+        } else if only_outer == Some(ax) {
+            Some((0, 1, g.n_outer as usize))
+        } else {
+            None
+        }
+    };
+    untess_parts(exec, b, dst, digit_of, |part, chunk| {
+        for r in 0..rows.count() {
+            let dg = rows.digits(r);
+            if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
+                continue;
+            }
+            let tr = rows.get(r);
+            for (n_w, npix, wt0) in rows.w_runs() {
+                if n_w == 0 {
+                    continue;
+                }
+                let row = Row {
+                    npix,
+                    valid: g.ext[3] as usize,
+                    slots: tc,
+                    pad: false,
+                };
+                let grid = [
+                    (n_w, tile_bytes, rows.tile[2] * s[2]),
+                    (tr.valid[0], pd, s[0]),
+                    (tr.valid[1], ph, s[1]),
+                ];
+                let tile = &src[(tr.idx0 + wt0) * tile_bytes..];
+                let out = &mut chunk[tr.base + wt0 * rows.tile[2] * s[2] - part.origin..];
+                convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
+            }
+        }
+    });
+}
+
+/// The only axis of `axes` longer than one, if exactly one is.
+fn only_long_axis(axes: impl Iterator<Item = usize>, dims: &Dims) -> Option<usize> {
+    let mut long = axes.filter(|&ax| dims.extents()[ax] > 1);
+    match (long.next(), long.next()) {
+        (Some(ax), None) => Some(ax),
+        _ => None,
+    }
+}
+
+fn untess_cblocked<S: Elem, D: Elem>(
+    exec: &Exec,
+    dims: &Dims,
+    g: &CBlockedGeom,
+    src: &[u8],
+    b: &StridedGeom,
+    dst: &mut [u8],
+) {
+    const L: usize = CBLOCK_LANES as usize;
+    let r = g.rank;
+    let (sh, sw, sc) = (
+        b.stride[r - 3] as usize,
+        b.stride[r - 2] as usize,
+        b.stride[r - 1] as usize,
+    );
+    let (th, tw) = (g.tile_h as usize, g.tile_w as usize);
+    let sside = Side {
+        pixel: L * S::W,
+        group: th * tw * L * S::W,
+        fmt: tiled_fmt(g.planes, L, S::W),
+    };
+    let dside = Side {
+        pixel: sw,
+        group: L * sc,
+        fmt: Fmt::Elements(sc),
+    };
+    let tile_bytes = g.tile_bytes as usize;
+    let n_tw = g.n_tw as usize;
+    let nrows = g.n_outer as usize * g.n_th as usize;
+    let only_outer = only_long_axis(0..r - 3, dims);
+    let digit_of = |ax: usize| {
+        if ax == r - 3 {
+            Some((1, th, g.n_th as usize))
+        } else if only_outer == Some(ax) {
+            Some((0, 1, g.n_outer as usize))
+        } else {
+            None
+        }
+    };
+    untess_parts(exec, b, dst, digit_of, |part, chunk| {
+        for row_no in 0..nrows {
+            let dg = digits(row_no, [usize::MAX, g.n_th as usize]);
+            if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
+                continue;
+            }
+            let (base, vh) = cblocked_row(g, dims, b, row_no);
+            for (n_w, npix, wt0) in cblocked_w_runs(g) {
+                if n_w == 0 {
+                    continue;
+                }
+                let row = Row {
+                    npix,
+                    valid: g.c as usize,
+                    slots: L,
+                    pad: false,
+                };
+                let grid = [
+                    (n_w, tile_bytes, tw * sw),
+                    (1, 0, 0),
+                    (vh, tw * L * S::W, sh),
+                ];
+                let tile = &src[(row_no * n_tw + wt0) * tile_bytes..];
+                let out = &mut chunk[base + wt0 * tw * sw - part.origin..];
+                convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
+            }
+        }
+    });
+}
+
 fn untess_impl<S: Elem, D: Elem>(
+    exec: &Exec,
     dims: &Dims,
     g: &Geometry,
     src: &[u8],
@@ -621,35 +873,17 @@ fn untess_impl<S: Elem, D: Elem>(
     if b.span == 0 || g.span() == 0 {
         return;
     }
-    let rank = dims.rank();
-    let ext = dims.extents();
-    let mut coord = [0u64; MAX_RANK];
-    loop {
-        let mut bits = 0u32;
-        for byte in 0..S::W {
-            let off = g.byte_offset(dims, &coord[..rank], byte as u64) as usize;
-            bits |= u32::from(src[off]) << (8 * byte);
-        }
-        let off = b.byte_offset_usize(&coord[..rank]);
-        D::write(dst, off, cvt::<S, D>(bits));
-        // Row-major odometer, last axis fastest.
-        let mut ax = rank;
-        loop {
-            if ax == 0 {
-                return;
-            }
-            ax -= 1;
-            coord[ax] += 1;
-            if coord[ax] < ext[ax] {
-                break;
-            }
-            coord[ax] = 0;
-        }
+    match g {
+        Geometry::Tiled(tg) => untess_tiled::<S, D>(exec, dims, tg, src, b, dst),
+        Geometry::CBlocked(cg) => untess_cblocked::<S, D>(exec, dims, cg, src, b, dst),
+        // Admission guarantees a tiled input.
+        Geometry::Strided(_) => {}
     }
 }
 
 /// CastUntess: tiled input to contiguous/strided output (padding never read).
 pub(crate) fn cast_untess(
+    exec: &Exec,
     is: &TensorSpec,
     g: &Geometry,
     src: &[u8],
@@ -657,226 +891,5 @@ pub(crate) fn cast_untess(
     b: &StridedGeom,
     dst: &mut [u8],
 ) -> Result<(), TensorError> {
-    dispatch_float_pair!(is.dtype, to, untess_impl(&is.dims, g, src, b, dst))
-}
-
-/// Vector packing of whole F32 -> BF16 tiles (channel count a multiple of 16).
-mod simd {
-    use super::TileDims;
-    use crate::tensor::convert::ConvertPath;
-
-    /// True when this CPU has the AVX-512 BF16 path.
-    pub fn available() -> bool {
-        ConvertPath::best() == ConvertPath::Avx512Bf16
-    }
-
-    /// Packs every full tile (all of its pixels and channels logical) of outer index `o`:
-    /// tile `(dt, ht, wt, ct)` with `dt < full[0]`, ... `ct < full[3]` reads
-    /// `src[base + d*s[0] + h*s[1] + w*s[2] + 4*c]` and is written at tile number
-    /// `((o*nC + ct)*nD + dt)*nH + ht)*nW + wt` of `dst` (pixels D/H/W order, each `tc`
-    /// low bytes then `tc` high bytes; alignment gap zero). Returns false, writing
-    /// nothing, when the bounds do not hold or the CPU lacks the instructions.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub fn interior_f32_bf16<T: TileDims>(
-        t: T,
-        src: &[u8],
-        base: usize,
-        s: [usize; 3],
-        o: usize,
-        nt: [usize; 4],
-        full: [usize; 4],
-        tile_bytes: usize,
-        tile_raw: usize,
-        dst: &mut [u8],
-    ) -> bool {
-        let (td, th, tw, tc) = (t.td(), t.th(), t.tw(), t.tc());
-        if tc % 16 != 0 || !available() {
-            return false;
-        }
-        if full.contains(&0) {
-            return true; // no full tile: nothing to do, the scalar loop packs the rest
-        }
-        // Largest input byte read and largest tile written, checked.
-        let last_in = (full[0] * td - 1)
-            .checked_mul(s[0])
-            .and_then(|a| {
-                (full[1] * th - 1)
-                    .checked_mul(s[1])
-                    .and_then(|b| a.checked_add(b))
-            })
-            .and_then(|a| {
-                (full[2] * tw - 1)
-                    .checked_mul(s[2])
-                    .and_then(|b| a.checked_add(b))
-            })
-            .and_then(|a| a.checked_add(base))
-            .and_then(|a| a.checked_add(full[3] * tc * 4));
-        let last_tile = (((o * nt[3] + full[3] - 1) * nt[0] + full[0] - 1) * nt[1] + full[1] - 1)
-            * nt[2]
-            + full[2]
-            - 1;
-        let last_out = (last_tile + 1).checked_mul(tile_bytes);
-        // Every pixel's 2*tc bytes at its layout offset stay inside the tile body.
-        let ps = t.pixel_strides();
-        let last_pixel = (td - 1) * ps[0] + (th - 1) * ps[1] + (tw - 1) * ps[2];
-        let raw_ok = td * th * tw * tc * 2 == tile_raw
-            && (last_pixel + tc) * 2 <= tile_raw
-            && tile_raw <= tile_bytes;
-        if last_in.is_none_or(|l| l > src.len())
-            || last_out.is_none_or(|l| l > dst.len())
-            || !raw_ok
-        {
-            return false;
-        }
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `available()` detected AVX-512 F/BW/VL/BF16 (the callee's features).
-        // Reads: pixel (d, h, w) of channel tile ct reads 4*tc bytes at
-        // base + d*s0 + h*s1 + w*s2 + 4*tc*ct, all below `last_in <= src.len()` (the
-        // largest d, h, w, ct are full[k]*t - 1, checked arithmetic above). Writes: tile
-        // numbers grow with each of o, ct, dt, ht, wt, so every written tile ends at or
-        // before `last_out <= dst.len()`; inside a tile each pixel writes 2*tc bytes at its
-        // layout offset, which ends within `tile_raw` (`raw_ok`), and the gap fill covers
-        // [tile_raw, tile_bytes). `src` and `dst` are distinct borrows: no overlap.
-        unsafe {
-            x86::interior(
-                t,
-                src.as_ptr(),
-                base,
-                s,
-                o,
-                nt,
-                full,
-                tile_bytes,
-                tile_raw,
-                dst.as_mut_ptr(),
-            );
-        }
-        cfg!(target_arch = "x86_64")
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    mod x86 {
-        use super::TileDims;
-        use std::arch::x86_64::*;
-
-        /// # Safety
-        /// AVX-512 F/BW/VL/BF16 available; `src` and `dst` valid for the reads and writes
-        /// described in `interior_f32_bf16` (which checks them), and not overlapping.
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
-        #[allow(clippy::too_many_arguments)]
-        pub unsafe fn interior<T: TileDims>(
-            t: T,
-            src: *const u8,
-            base: usize,
-            s: [usize; 3],
-            o: usize,
-            nt: [usize; 4],
-            full: [usize; 4],
-            tile_bytes: usize,
-            tile_raw: usize,
-            dst: *mut u8,
-        ) {
-            let (td, th, tw, tc) = (t.td(), t.th(), t.tw(), t.tc());
-            let ps = t.pixel_strides();
-            // Tile numbers of consecutive channel tiles are this far apart.
-            let ct_step = nt[0] * nt[1] * nt[2];
-            for dt in 0..full[0] {
-                for ht in 0..full[1] {
-                    for wt in 0..full[2] {
-                        let idx0 = (((o * nt[3]) * nt[0] + dt) * nt[1] + ht) * nt[2] + wt;
-                        let tb = base + dt * td * s[0] + ht * th * s[1] + wt * tw * s[2];
-                        // Pixel by pixel, all full channel tiles at once: the input is read
-                        // in order along each pixel's channels.
-                        for d in 0..td {
-                            for h in 0..th {
-                                for w in 0..tw {
-                                    // In-tile byte offset of the pixel (2 bytes per slot).
-                                    let p = (d * ps[0] + h * ps[1] + w * ps[2]) * 2;
-                                    let pb = tb + d * s[0] + h * s[1] + w * s[2];
-                                    for ct in 0..full[3] {
-                                        // SAFETY: this pixel's 4*tc input bytes and 2*tc
-                                        // output bytes are in bounds per this fn's contract
-                                        // (checked by `interior_f32_bf16`); features enabled.
-                                        unsafe {
-                                            let out =
-                                                dst.add((idx0 + ct * ct_step) * tile_bytes + p);
-                                            pixel(tc, src.add(pb + ct * tc * 4), out);
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                        if tile_bytes > tile_raw {
-                            for ct in 0..full[3] {
-                                // SAFETY: [tile_raw, tile_bytes) of this tile lies
-                                // inside the tile, which ends before `last_out`
-                                // (contract, checked by `interior_f32_bf16`).
-                                unsafe {
-                                    let out = dst.add((idx0 + ct * ct_step) * tile_bytes);
-                                    std::ptr::write_bytes(
-                                        out.add(tile_raw),
-                                        0,
-                                        tile_bytes - tile_raw,
-                                    );
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-
-        /// Converts the `tc` channels (a multiple of 16) of one pixel at `src` and stores
-        /// their low-byte plane at `dst` and high-byte plane at `dst + tc`.
-        ///
-        /// # Safety
-        /// AVX-512 F/BW/VL/BF16 available; `4 * tc` readable bytes at `src`, `2 * tc`
-        /// writable bytes at `dst`.
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
-        unsafe fn pixel(tc: usize, src: *const u8, dst: *mut u8) {
-            let abs = _mm512_set1_epi32(0x7FFF_FFFF);
-            let one = _mm512_set1_epi32(1);
-            let max_sub = _mm512_set1_epi32(0x007F_FFFF);
-            let bias = _mm512_set1_epi32(0x7FFF);
-            let planes = _mm256_setr_epi8(
-                0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8, 10, 12, 14, 1,
-                3, 5, 7, 9, 11, 13, 15,
-            );
-            for k in 0..tc / 16 {
-                // SAFETY: features enabled for this fn and available per its contract;
-                // k < tc / 16, so 64 bytes at src + 64k, and 16 bytes at dst + 16k and at
-                // dst + tc + 16k (32 bytes at dst when tc == 16), are in bounds per the
-                // caller (4*tc readable, 2*tc writable; unaligned accesses). The transmute
-                // reinterprets 16 bf16 lanes as an integer vector of the same 32 bytes.
-                unsafe {
-                    let x = _mm512_loadu_si512(src.add(64 * k).cast());
-                    let hw = _mm512_cvtneps_pbh(_mm512_castsi512_ps(x));
-                    let mut r: __m256i = std::mem::transmute::<__m256bh, __m256i>(hw);
-                    // vcvtneps2bf16 flushes subnormal inputs: recompute those lanes.
-                    let a = _mm512_and_si512(x, abs);
-                    let sub = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, one), max_sub);
-                    if sub != 0 {
-                        let lsb = _mm512_and_si512(_mm512_srli_epi32::<16>(x), one);
-                        let t = _mm512_add_epi32(x, _mm512_add_epi32(bias, lsb));
-                        let fix = _mm512_cvtepi32_epi16(_mm512_srli_epi32::<16>(t));
-                        r = _mm256_mask_blend_epi16(sub, r, fix);
-                    }
-                    // Bytes [l0 h0 l1 h1 ...] -> [l0..l15 | h0..h15].
-                    let v = _mm256_shuffle_epi8(r, planes);
-                    let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(v);
-                    if tc == 16 {
-                        _mm256_storeu_si256(dst.cast(), v);
-                    } else {
-                        _mm_storeu_si128(dst.add(16 * k).cast(), _mm256_castsi256_si128(v));
-                        _mm_storeu_si128(
-                            dst.add(tc + 16 * k).cast(),
-                            _mm256_extracti128_si256::<1>(v),
-                        );
-                    }
-                }
-            }
-        }
-    }
+    dispatch_float_pair!(is.dtype, to, untess_impl(exec, &is.dims, g, src, b, dst))
 }

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Prints the ratio tables of benches/tensor_matrix.rs from criterion's estimates
+(target/criterion/<group>/<bench>/new/estimates.json, median point estimates)."""
+import json
+import os
+import sys
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "target", "criterion")
+
+
+def median(group, bench):
+    # criterion replaces '/' in group names by '_'.
+    path = os.path.join(ROOT, group.replace("/", "_"), bench, "new", "estimates.json")
+    try:
+        with open(path) as f:
+            return json.load(f)["median"]["point_estimate"]
+    except OSError:
+        return None
+
+
+def fmt(ns):
+    if ns is None:
+        return "-"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.1f} us"
+    return f"{ns:.0f} ns"
+
+
+SHAPES = ["1x56x56x64", "1x57x55x40", "1x224x224x3", "8x28x28x257", "1x7x7x2048"]
+PAIRS = ["f32_bf16", "f32_f16", "bf16_f32"]
+PLACES = ["tiled_1x4x4x16", "tiled_1x8x8x32", "cblocked_4x4"]
+
+print("| shape | pair | contiguous Cast | Cast / memcpy | "
+      + " | ".join(f"tess {p} | untess {p}" for p in PLACES) + " |")
+print("|" + " --- |" * (4 + 2 * len(PLACES)))
+worst = (0, "")
+for s in SHAPES:
+    for p in PAIRS:
+        g = f"matrix/{s}/{p}"
+        cast, mem = median(g, "contiguous_cast"), median(g, "memcpy_input")
+        row = [s, p.replace("_", "->"), fmt(cast),
+               f"{cast / mem:.2f}x" if cast and mem else "-"]
+        for pl in PLACES:
+            for kind in ("tess", "untess"):
+                t = median(g, f"{kind}_{pl}")
+                if t and cast:
+                    r = t / cast
+                    if r > worst[0]:
+                        worst = (r, f"{kind} {pl} {s} {p}")
+                    row.append(f"{r:.2f}x ({t / mem:.2f}x memcpy)")
+                else:
+                    row.append("-")
+        print("| " + " | ".join(row) + " |")
+print()
+print(f"worst ratio to the contiguous Cast: {worst[0]:.2f}x ({worst[1]})")
+print()
+print("| threads group | 1 thread | all threads | speed-up |")
+print("| --- | --- | --- | --- |")
+for g in ["cast", "tess_tiled_1x4x4x16", "tess_cblocked_4x4", "untess_tiled_1x4x4x16",
+          "argmax_2048x4096_axis1"]:
+    a, b = median(f"threads/{g}", "threads_1"), median(f"threads/{g}", "threads_auto")
+    print(f"| {g} | {fmt(a)} | {fmt(b)} | {a / b:.2f}x |" if a and b else f"| {g} | - | - | - |")
+print()
+print("| argmax | strideweave | baseline | speed-up |")
+print("| --- | --- | --- | --- |")
+for g, base in [("f32_256x4096_axis1", "scalar_loop"), ("f32_256x4096_axis0", "scalar_loop"),
+                ("f32_1x57x55x40_tiled_axis3", "contiguous_input")]:
+    a, b = median(f"argmax/{g}", "strideweave"), median(f"argmax/{g}", base)
+    print(f"| {g} | {fmt(a)} | {base}: {fmt(b)} | {b / a:.2f}x |" if a and b else f"| {g} | - | - | - |")

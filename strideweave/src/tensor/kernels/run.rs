@@ -1,0 +1,739 @@
+//! The one conversion routine every kernel uses: a grid of rows of pixels, each pixel a
+//! run of channels cut into groups of `slots` (one group per tile the pixel spans), read
+//! in one memory format and written in another, converting every element from `S` to `D`
+//! (bit-exact with `half`, see [`convert`](crate::tensor::convert)).
+//!
+//! Cast (one pixel, one group), CastTess (tile rows: pixels whose channel groups go to
+//! the channel tiles, padded to `slots` with zeros) and CastUntess (the same, read back)
+//! all reduce to [`convert_grid`]. Each instruction-set path converts 16-lane blocks:
+//! AVX-512 with masked loads and stores for the partial block at a group's end, AVX2/F16C
+//! with 8-lane blocks and a narrow tail through a stack buffer, and a portable scalar
+//! loop, the reference the vector paths are tested against.
+
+use crate::tensor::convert::{cvt, ConvertPath, Elem};
+
+/// Where the elements of one channel group lie, relative to the group's first byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fmt {
+    /// Little-endian elements `stride` bytes apart.
+    Elements(usize),
+    /// BF16 byte planes: the low byte of element `k` at `k`, its high byte at `plane + k`.
+    Planes(usize),
+}
+
+/// One side of a row: bytes between consecutive pixels, between consecutive channel
+/// groups of a pixel, and the format inside a group.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Side {
+    pub pixel: usize,
+    pub group: usize,
+    pub fmt: Fmt,
+}
+
+impl Side {
+    /// A single run of elements `stride` bytes apart.
+    pub fn run(stride: usize) -> Side {
+        Side {
+            pixel: 0,
+            group: 0,
+            fmt: Fmt::Elements(stride),
+        }
+    }
+}
+
+/// The shape of a row: `npix` pixels of `valid` logical channels, cut into groups of
+/// `slots` channels (`ceil(valid / slots)` groups). Group `g` converts its
+/// `min(slots, valid - g * slots)` channels; with `pad` it also writes the rest of its
+/// `slots` as zero bits (a tile's channel padding), else nothing more.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Row {
+    pub npix: usize,
+    pub valid: usize,
+    pub slots: usize,
+    pub pad: bool,
+}
+
+impl Row {
+    /// A plain run of `n` elements (one pixel, one group).
+    pub fn run(n: usize) -> Row {
+        Row {
+            npix: 1,
+            valid: n,
+            slots: n,
+            pad: false,
+        }
+    }
+
+    fn groups(&self) -> usize {
+        self.valid.div_ceil(self.slots)
+    }
+
+    /// Elements converted (`.0`) and slots written (`.1`) in group `g`.
+    #[inline(always)]
+    fn group(&self, g: usize) -> (usize, usize) {
+        let nv = self.slots.min(self.valid - g * self.slots);
+        (nv, if self.pad { self.slots } else { nv })
+    }
+}
+
+/// Up to three outer loops around a row: `(count, source step, destination step)` in
+/// bytes, outermost first. A row of tiles is one grid: tiles along W, then each tile's
+/// pixel rows along D and H.
+pub(crate) type Grid = [(usize, usize, usize); 3];
+
+/// The grid of a single row.
+pub(crate) const ONE_ROW: Grid = [(1, 0, 0), (1, 0, 0), (1, 0, 0)];
+
+/// Bytes a group of `n >= 1` elements of width `w` spans in `fmt`; `None` on overflow or
+/// when byte planes would overlap (`n > plane`) or the width is not 2.
+fn group_extent(fmt: Fmt, n: usize, w: usize) -> Option<usize> {
+    match fmt {
+        Fmt::Elements(st) => (n - 1).checked_mul(st)?.checked_add(w),
+        Fmt::Planes(plane) if w == 2 && n <= plane => plane.checked_add(n),
+        Fmt::Planes(_) => None,
+    }
+}
+
+/// Bytes a whole grid spans on one side (`dst`: the written slots and destination
+/// steps), or `None` when it overflows or consecutive groups would overlap.
+fn grid_extent(grid: &Grid, row: &Row, dst: bool, side: Side, w: usize) -> Option<usize> {
+    let count = |g| {
+        let (nv, ns) = row.group(g);
+        if dst {
+            ns
+        } else {
+            nv
+        }
+    };
+    let last = row.groups() - 1;
+    if last > 0 && side.group < group_extent(side.fmt, row.slots, w)? {
+        return None;
+    }
+    // Groups do not overlap, so the last one ends furthest (or the first, if alone).
+    let group_end = last
+        .checked_mul(side.group)?
+        .checked_add(group_extent(side.fmt, count(last), w)?)?
+        .max(group_extent(side.fmt, count(0), w)?);
+    let mut end = (row.npix - 1)
+        .checked_mul(side.pixel)?
+        .checked_add(group_end)?;
+    for &(n, ss, ds) in grid {
+        end = end.checked_add((n - 1).checked_mul(if dst { ds } else { ss })?)?;
+    }
+    Some(end)
+}
+
+/// Converts one row (see [`Row`]) from `src` to `dst` with `path`.
+pub(crate) fn convert_row<S: Elem, D: Elem>(
+    path: ConvertPath,
+    src: &[u8],
+    s: Side,
+    dst: &mut [u8],
+    d: Side,
+    row: Row,
+) {
+    convert_grid::<S, D>(path, src, s, dst, d, row, ONE_ROW);
+}
+
+/// Converts a grid of rows (see [`Grid`], [`Row`]) from `src` to `dst` with `path`.
+///
+/// Callers pass offsets that admission and the placement maps prove in bounds; a grid
+/// that would reach outside either slice is a bug in the caller and panics here (before
+/// any access), never undefined behaviour. An unavailable `path` runs the portable code.
+pub(crate) fn convert_grid<S: Elem, D: Elem>(
+    path: ConvertPath,
+    src: &[u8],
+    s: Side,
+    dst: &mut [u8],
+    d: Side,
+    row: Row,
+    grid: Grid,
+) {
+    // SAFETY: `dst` is an exclusive borrow of `dst.len()` writable bytes that nothing
+    // else accesses during the call.
+    unsafe { convert_grid_raw::<S, D>(path, src, s, dst.as_mut_ptr(), dst.len(), d, row, grid) }
+}
+
+/// [`convert_grid`] into a destination given by pointer, for kernels whose parallel
+/// parts write disjoint pieces (tiles) of one buffer. Panics, before any access, when the
+/// grid reaches outside `src` or `dst_len`.
+///
+/// # Safety
+/// `dst` is valid for writes of `dst_len` bytes, and during the call no one else reads
+/// or writes the destination slots this grid writes (other bytes of the buffer may be
+/// in use by other threads).
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn convert_grid_raw<S: Elem, D: Elem>(
+    path: ConvertPath,
+    src: &[u8],
+    s: Side,
+    dst: *mut u8,
+    dst_len: usize,
+    d: Side,
+    mut row: Row,
+    grid: Grid,
+) {
+    if row.npix == 0 || row.valid == 0 || grid.iter().any(|g| g.0 == 0) {
+        return;
+    }
+    let src_end = grid_extent(&grid, &row, false, s, S::W);
+    let dst_end = grid_extent(&grid, &row, true, d, D::W);
+    assert!(
+        src_end.is_some_and(|e| e <= src.len()) && dst_end.is_some_and(|e| e <= dst_len),
+        "convert_grid: a row reaches outside its buffer"
+    );
+    // Pixels that follow each other densely on both sides are one long run.
+    if row.groups() == 1
+        && row.valid == row.slots
+        && s.fmt == Fmt::Elements(S::W)
+        && d.fmt == Fmt::Elements(D::W)
+        && s.pixel == row.valid * S::W
+        && d.pixel == row.slots * D::W
+    {
+        row = Row::run(row.npix * row.valid);
+    }
+    let path = if path.is_available() {
+        path
+    } else {
+        ConvertPath::Portable
+    };
+    let src = src.as_ptr();
+    match path {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `is_available` detected AVX2 + F16C (the callee's features); the assert
+        // above proved every group's source elements and destination slots lie inside
+        // `src` and the `dst_len` bytes at `dst`, which the caller lets us write
+        // (a shared source and a written destination do not overlap: the caller's
+        // contract gives us exclusive access to the written slots).
+        ConvertPath::Avx2F16c => unsafe { x86::avx2::grid::<S, D>(src, s, dst, d, row, grid) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `is_available` detected AVX-512 F/BW/VL/BF16 (the callee's features);
+        // bounds and access as above.
+        ConvertPath::Avx512Bf16 => unsafe { x86::avx512::grid::<S, D>(src, s, dst, d, row, grid) },
+        // SAFETY: bounds and access as above.
+        _ => unsafe { portable_grid::<S, D>(src, s, dst, d, row, grid) },
+    }
+}
+
+/// Reads element `k` of the group at `p`.
+///
+/// # Safety
+/// The element's bytes are readable.
+#[inline(always)]
+unsafe fn read<S: Elem>(p: *const u8, fmt: Fmt, k: usize) -> u32 {
+    // SAFETY: per the contract the element's bytes are readable; unaligned reads of
+    // little-endian values.
+    unsafe {
+        match fmt {
+            Fmt::Elements(st) if S::W == 4 => {
+                u32::from_le_bytes(p.add(k * st).cast::<[u8; 4]>().read_unaligned())
+            }
+            Fmt::Elements(st) => u32::from(u16::from_le_bytes(
+                p.add(k * st).cast::<[u8; 2]>().read_unaligned(),
+            )),
+            Fmt::Planes(pl) => u32::from(p.add(k).read()) | (u32::from(p.add(pl + k).read()) << 8),
+        }
+    }
+}
+
+/// Writes element `k` of the group at `p`.
+///
+/// # Safety
+/// The element's bytes are writable.
+#[inline(always)]
+unsafe fn write<D: Elem>(p: *mut u8, fmt: Fmt, k: usize, bits: u32) {
+    // SAFETY: per the contract the element's bytes are writable; unaligned writes.
+    unsafe {
+        match fmt {
+            Fmt::Elements(st) if D::W == 4 => p
+                .add(k * st)
+                .cast::<[u8; 4]>()
+                .write_unaligned(bits.to_le_bytes()),
+            Fmt::Elements(st) => p
+                .add(k * st)
+                .cast::<[u8; 2]>()
+                .write_unaligned((bits as u16).to_le_bytes()),
+            Fmt::Planes(pl) => {
+                p.add(k).write(bits as u8);
+                p.add(pl + k).write((bits >> 8) as u8);
+            }
+        }
+    }
+}
+
+/// Calls `f(src group, dst group, converted, written)` for every group of every pixel of
+/// every row of the grid, in memory order of the source. Pointers advance by addition;
+/// every group but a pixel's last is full (`slots` converted and written).
+///
+/// # Safety
+/// The grid's groups lie inside the buffers at `src` and `dst` (as `convert_grid_raw`
+/// asserts), so the pointers passed to `f` are in bounds.
+#[inline(always)]
+unsafe fn for_each_group(
+    src: *const u8,
+    s: Side,
+    dst: *mut u8,
+    d: Side,
+    r: Row,
+    g: Grid,
+    mut f: impl FnMut(*const u8, *mut u8, usize, usize),
+) {
+    let full_groups = r.groups() - 1;
+    let (nv_last, ns_last) = r.group(full_groups);
+    // `wrapping_add` keeps the pointer arithmetic defined even for the step past the
+    // last row or pixel, which is never dereferenced.
+    let (mut sa, mut da) = (src, dst);
+    for _ in 0..g[0].0 {
+        let (mut si, mut di) = (sa, da);
+        for _ in 0..g[1].0 {
+            let (mut sj, mut dj) = (si, di);
+            for _ in 0..g[2].0 {
+                let (mut sp, mut dp) = (sj, dj);
+                for _ in 0..r.npix {
+                    let (mut sg, mut dg) = (sp, dp);
+                    for _ in 0..full_groups {
+                        f(sg, dg, r.slots, r.slots);
+                        sg = sg.wrapping_add(s.group);
+                        dg = dg.wrapping_add(d.group);
+                    }
+                    f(sg, dg, nv_last, ns_last);
+                    sp = sp.wrapping_add(s.pixel);
+                    dp = dp.wrapping_add(d.pixel);
+                }
+                sj = sj.wrapping_add(g[2].1);
+                dj = dj.wrapping_add(g[2].2);
+            }
+            si = si.wrapping_add(g[1].1);
+            di = di.wrapping_add(g[1].2);
+        }
+        sa = sa.wrapping_add(g[0].1);
+        da = da.wrapping_add(g[0].2);
+    }
+}
+
+/// The portable path, and the reference every vector path is tested against.
+///
+/// # Safety
+/// As for the vector paths: the grid lies inside both buffers; no overlap.
+unsafe fn portable_grid<S: Elem, D: Elem>(
+    src: *const u8,
+    s: Side,
+    dst: *mut u8,
+    d: Side,
+    r: Row,
+    g: Grid,
+) {
+    // SAFETY: every group is in bounds (contract); elements k < nv are readable and
+    // slots k < ns writable.
+    unsafe {
+        for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
+            for k in 0..ns {
+                let bits = if k < nv {
+                    cvt::<S, D>(read::<S>(sp, s.fmt, k))
+                } else {
+                    0
+                };
+                write::<D>(dp, d.fmt, k, bits);
+            }
+        })
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::{for_each_group, read, write, Elem, Fmt, Grid, Row, Side};
+    use crate::tensor::dtype::DType;
+
+    /// Formats a block loads or stores directly: contiguous elements or byte planes.
+    #[inline(always)]
+    fn direct<E: Elem>(f: Fmt) -> bool {
+        f == Fmt::Elements(E::W) || matches!(f, Fmt::Planes(_))
+    }
+
+    pub(super) mod avx512 {
+        use super::*;
+        use std::arch::x86_64::*;
+
+        /// # Safety
+        /// AVX-512 F/BW/VL/BF16 available; every group's `nv` source elements readable
+        /// and `ns` destination slots writable, as laid out by `s`, `d`, `r`, `g`; no
+        /// overlap between source and destination.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        pub unsafe fn grid<S: Elem, D: Elem>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
+            if !direct::<S>(s.fmt) || !direct::<D>(d.fmt) {
+                // SAFETY: same contract.
+                return unsafe { grid_strided::<S, D>(src, s, dst, d, r, g) };
+            }
+            let (sf, df) = (s.fmt, d.fmt);
+            // SAFETY: each group is in bounds (contract); `group` touches only its lanes.
+            unsafe {
+                for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
+                    group::<S, D>(sp, sf, dp, df, nv, ns)
+                })
+            };
+        }
+
+        /// One group: blocks whose 16 lanes are all converted, then masked blocks.
+        ///
+        /// # Safety
+        /// `nv` elements readable at `sp` and `ns >= nv` slots writable at `dp`.
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn group<S: Elem, D: Elem>(
+            sp: *const u8,
+            sf: Fmt,
+            dp: *mut u8,
+            df: Fmt,
+            nv: usize,
+            ns: usize,
+        ) {
+            let full = nv & !15;
+            let mut k = 0;
+            while k < full {
+                // SAFETY: elements and slots k..k+16 are in the group (k + 16 <= nv <= ns).
+                unsafe { block::<S, D>(sp, sf, dp, df, k, 0xFFFF, 0xFFFF) };
+                k += 16;
+            }
+            while k < ns {
+                let (v, w) = (nv.saturating_sub(k).min(16), (ns - k).min(16));
+                // SAFETY: lanes below v read elements k.. (< nv) and lanes below w write
+                // slots k.. (< ns); masked-off lanes are not accessed (AVX-512 masked
+                // accesses do not fault); features enabled.
+                unsafe { block::<S, D>(sp, sf, dp, df, k, mask(v), mask(w)) };
+                k += 16;
+            }
+        }
+
+        /// Grids with a strided side: 16 elements at a time gathered into a stack buffer,
+        /// converted by the same block, and scattered.
+        ///
+        /// # Safety
+        /// As for `grid`.
+        #[inline(never)]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn grid_strided<S: Elem, D: Elem>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
+            let mut a = [0u32; 16];
+            let mut b = [0u32; 16];
+            let (ap, bp) = (a.as_mut_ptr().cast::<u8>(), b.as_mut_ptr().cast::<u8>());
+            let (af, bf) = (Fmt::Elements(S::W), Fmt::Elements(D::W));
+            let (sf, df) = (s.fmt, d.fmt);
+            // SAFETY: groups in bounds (contract); elements k..k+v readable and slots
+            // k..k+w writable; the buffers hold 16 elements of up to 4 bytes.
+            unsafe {
+                for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
+                    let mut k = 0;
+                    while k < ns {
+                        let (v, w) = (nv.saturating_sub(k).min(16), (ns - k).min(16));
+                        for l in 0..v {
+                            write::<S>(ap, af, l, read::<S>(sp, sf, k + l));
+                        }
+                        block::<S, D>(ap, af, bp, bf, 0, mask(v), 0xFFFF);
+                        for l in 0..w {
+                            write::<D>(dp, df, k + l, read::<D>(bp, bf, l));
+                        }
+                        k += 16;
+                    }
+                })
+            };
+        }
+
+        #[inline(always)]
+        fn mask(n: usize) -> __mmask16 {
+            ((1u32 << n) - 1) as __mmask16
+        }
+
+        /// Converts the elements `k..` of the lanes in `vm` and writes the slots `k..` of
+        /// the lanes in `sm` (zero where `vm` is clear); formats are [`direct`].
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn block<S: Elem, D: Elem>(
+            sp: *const u8,
+            sf: Fmt,
+            dp: *mut u8,
+            df: Fmt,
+            k: usize,
+            vm: __mmask16,
+            sm: __mmask16,
+        ) {
+            // SAFETY: only unmasked lanes touch memory, all in bounds (caller).
+            unsafe {
+                match (S::W, D::W) {
+                    (4, 4) => _mm512_mask_storeu_epi32(
+                        dp.add(4 * k).cast(),
+                        sm,
+                        _mm512_maskz_loadu_epi32(vm, sp.add(4 * k).cast()),
+                    ),
+                    (4, _) => {
+                        let x = _mm512_maskz_loadu_epi32(vm, sp.add(4 * k).cast());
+                        store16(dp, df, k, sm, narrow(D::DTYPE, x))
+                    }
+                    (_, 4) => {
+                        let x = widen(S::DTYPE, load16(sp, sf, k, vm));
+                        _mm512_mask_storeu_epi32(dp.add(4 * k).cast(), sm, x)
+                    }
+                    _ if S::DTYPE == D::DTYPE => store16(dp, df, k, sm, load16(sp, sf, k, vm)),
+                    _ => store16(
+                        dp,
+                        df,
+                        k,
+                        sm,
+                        narrow(D::DTYPE, widen(S::DTYPE, load16(sp, sf, k, vm))),
+                    ),
+                }
+            }
+        }
+
+        /// 16 lanes of 16-bit elements, contiguous or byte planes.
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn load16(p: *const u8, f: Fmt, k: usize, m: __mmask16) -> __m256i {
+            // SAFETY: unmasked lanes are readable elements (caller).
+            unsafe {
+                match f {
+                    Fmt::Planes(pl) => {
+                        let lo = _mm_maskz_loadu_epi8(m, p.add(k).cast());
+                        let hi = _mm_maskz_loadu_epi8(m, p.add(pl + k).cast());
+                        _mm256_set_m128i(_mm_unpackhi_epi8(lo, hi), _mm_unpacklo_epi8(lo, hi))
+                    }
+                    Fmt::Elements(_) => _mm256_maskz_loadu_epi16(m, p.add(2 * k).cast()),
+                }
+            }
+        }
+
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn store16(p: *mut u8, f: Fmt, k: usize, m: __mmask16, v: __m256i) {
+            // SAFETY: unmasked lanes are writable slots (caller).
+            unsafe {
+                match f {
+                    Fmt::Planes(pl) => {
+                        // Bytes [l0 h0 l1 h1 ...] -> [l0..l15 | h0..h15].
+                        let planes = _mm256_setr_epi8(
+                            0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8,
+                            10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15,
+                        );
+                        let v = _mm256_shuffle_epi8(v, planes);
+                        let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(v);
+                        if pl == 16 && m == 0xFFFF {
+                            // A whole 16-slot pixel: both planes are adjacent.
+                            _mm256_storeu_si256(p.cast(), v);
+                            return;
+                        }
+                        _mm_mask_storeu_epi8(p.add(k).cast(), m, _mm256_castsi256_si128(v));
+                        _mm_mask_storeu_epi8(
+                            p.add(pl + k).cast(),
+                            m,
+                            _mm256_extracti128_si256::<1>(v),
+                        );
+                    }
+                    Fmt::Elements(_) => _mm256_mask_storeu_epi16(p.add(2 * k).cast(), m, v),
+                }
+            }
+        }
+
+        /// F16 or BF16 lanes to F32 bits, exactly (`half`'s rule: a NaN gets its quiet bit).
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        fn widen(from: DType, v: __m256i) -> __m512i {
+            if from == DType::F16 {
+                _mm512_castps_si512(_mm512_cvtph_ps(v))
+            } else {
+                let x = _mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(v));
+                let abs = _mm512_and_si512(x, _mm512_set1_epi32(0x7FFF_FFFF));
+                let nan = _mm512_cmpgt_epu32_mask(abs, _mm512_set1_epi32(0x7F80_0000));
+                _mm512_mask_or_epi32(x, nan, x, _mm512_set1_epi32(0x0040_0000))
+            }
+        }
+
+        /// F32 bits to F16 or BF16 lanes, round to nearest even, subnormals kept.
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        fn narrow(to: DType, x: __m512i) -> __m256i {
+            if to == DType::F16 {
+                return _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm512_castsi512_ps(x));
+            }
+            let hw = _mm512_cvtneps_pbh(_mm512_castsi512_ps(x));
+            // SAFETY: reinterprets 16 bf16 lanes as an integer vector of the same 32 bytes;
+            // every bit pattern is valid for both.
+            let mut r: __m256i = unsafe { std::mem::transmute::<__m256bh, __m256i>(hw) };
+            // vcvtneps2bf16 treats denormal inputs as zero: recompute lanes holding a
+            // nonzero subnormal (|x| - 1 < 0x007FFFFF unsigned) with integer RNE.
+            let a = _mm512_and_si512(x, _mm512_set1_epi32(0x7FFF_FFFF));
+            let one = _mm512_set1_epi32(1);
+            let sub =
+                _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, one), _mm512_set1_epi32(0x007F_FFFF));
+            if sub != 0 {
+                let lsb = _mm512_and_si512(_mm512_srli_epi32::<16>(x), one);
+                let t = _mm512_add_epi32(x, _mm512_add_epi32(_mm512_set1_epi32(0x7FFF), lsb));
+                let fix = _mm512_cvtepi32_epi16(_mm512_srli_epi32::<16>(t));
+                r = _mm256_mask_blend_epi16(sub, r, fix);
+            }
+            r
+        }
+    }
+
+    pub(super) mod avx2 {
+        use super::*;
+        use std::arch::x86_64::*;
+
+        /// # Safety
+        /// AVX2 and F16C available; memory as for the AVX-512 `grid`.
+        #[target_feature(enable = "avx2,f16c")]
+        pub unsafe fn grid<S: Elem, D: Elem>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
+            // Full 8-lane blocks convert straight between direct formats; partial blocks
+            // and strided sides go through two stack buffers (a narrow tail).
+            let straight = direct::<S>(s.fmt) && direct::<D>(d.fmt);
+            let (sf, df) = (s.fmt, d.fmt);
+            let (af, bf) = (Fmt::Elements(S::W), Fmt::Elements(D::W));
+            // SAFETY: groups in bounds (contract); direct blocks touch exactly 8 elements
+            // and slots inside the group; the buffers hold 8 elements of up to 4 bytes.
+            unsafe {
+                for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
+                    let mut k = 0;
+                    while k < ns {
+                        let (v, w) = (nv.saturating_sub(k).min(8), (ns - k).min(8));
+                        if v == 8 && straight {
+                            block::<S, D>(sp, sf, k, dp, df, k);
+                        } else {
+                            let mut a = [0u32; 8];
+                            let mut b = [0u32; 8];
+                            let (ap, bp) =
+                                (a.as_mut_ptr().cast::<u8>(), b.as_mut_ptr().cast::<u8>());
+                            for l in 0..v {
+                                write::<S>(ap, af, l, read::<S>(sp, sf, k + l));
+                            }
+                            block::<S, D>(ap, af, 0, bp, bf, 0);
+                            for l in 0..w {
+                                write::<D>(dp, df, k + l, read::<D>(bp, bf, l));
+                            }
+                        }
+                        k += 8;
+                    }
+                })
+            };
+        }
+
+        /// Converts exactly 8 elements at `sk` into 8 slots at `dk` (direct formats).
+        #[inline]
+        #[target_feature(enable = "avx2,f16c")]
+        unsafe fn block<S: Elem, D: Elem>(
+            sp: *const u8,
+            sf: Fmt,
+            sk: usize,
+            dp: *mut u8,
+            df: Fmt,
+            dk: usize,
+        ) {
+            // SAFETY: 8 elements at sk and 8 slots at dk are accessible (caller).
+            unsafe {
+                match (S::W, D::W) {
+                    (4, 4) => _mm256_storeu_si256(
+                        dp.add(4 * dk).cast(),
+                        _mm256_loadu_si256(sp.add(4 * sk).cast()),
+                    ),
+                    (4, _) => {
+                        let x = _mm256_loadu_si256(sp.add(4 * sk).cast());
+                        store16(dp, df, dk, narrow(D::DTYPE, x));
+                    }
+                    (_, 4) => {
+                        let x = widen(S::DTYPE, load16(sp, sf, sk));
+                        _mm256_storeu_si256(dp.add(4 * dk).cast(), x);
+                    }
+                    _ if S::DTYPE == D::DTYPE => store16(dp, df, dk, load16(sp, sf, sk)),
+                    _ => store16(
+                        dp,
+                        df,
+                        dk,
+                        narrow(D::DTYPE, widen(S::DTYPE, load16(sp, sf, sk))),
+                    ),
+                }
+            }
+        }
+
+        #[inline]
+        #[target_feature(enable = "avx2,f16c")]
+        unsafe fn load16(p: *const u8, f: Fmt, k: usize) -> __m128i {
+            // SAFETY: 8 elements at k readable (caller).
+            unsafe {
+                match f {
+                    Fmt::Planes(pl) => {
+                        let lo = _mm_loadl_epi64(p.add(k).cast());
+                        let hi = _mm_loadl_epi64(p.add(pl + k).cast());
+                        _mm_unpacklo_epi8(lo, hi)
+                    }
+                    Fmt::Elements(_) => _mm_loadu_si128(p.add(2 * k).cast()),
+                }
+            }
+        }
+
+        #[inline]
+        #[target_feature(enable = "avx2,f16c")]
+        unsafe fn store16(p: *mut u8, f: Fmt, k: usize, v: __m128i) {
+            // SAFETY: 8 slots at k writable (caller).
+            unsafe {
+                match f {
+                    Fmt::Planes(pl) => {
+                        let split =
+                            _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
+                        let v = _mm_shuffle_epi8(v, split);
+                        _mm_storel_epi64(p.add(k).cast(), v);
+                        _mm_storel_epi64(p.add(pl + k).cast(), _mm_unpackhi_epi64(v, v));
+                    }
+                    Fmt::Elements(_) => _mm_storeu_si128(p.add(2 * k).cast(), v),
+                }
+            }
+        }
+
+        /// 8 F16 or BF16 lanes to F32 bits, exactly (a BF16 NaN gets its quiet bit).
+        #[inline]
+        #[target_feature(enable = "avx2,f16c")]
+        fn widen(from: DType, v: __m128i) -> __m256i {
+            if from == DType::F16 {
+                return _mm256_castps_si256(_mm256_cvtph_ps(v));
+            }
+            let x = _mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(v));
+            let abs = _mm256_and_si256(x, _mm256_set1_epi32(0x7FFF_FFFF));
+            let nan = _mm256_cmpgt_epi32(abs, _mm256_set1_epi32(0x7F80_0000));
+            _mm256_or_si256(x, _mm256_and_si256(nan, _mm256_set1_epi32(0x0040_0000)))
+        }
+
+        /// 8 F32 lanes to F16 (F16C) or BF16 (integer round to nearest even) lanes.
+        #[inline]
+        #[target_feature(enable = "avx2,f16c")]
+        fn narrow(to: DType, x: __m256i) -> __m128i {
+            if to == DType::F16 {
+                return _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_castsi256_ps(x));
+            }
+            let one = _mm256_set1_epi32(1);
+            let lsb = _mm256_and_si256(_mm256_srli_epi32::<16>(x), one);
+            let bias = _mm256_add_epi32(_mm256_set1_epi32(0x7FFF), lsb);
+            let r = _mm256_srli_epi32::<16>(_mm256_add_epi32(x, bias));
+            let abs = _mm256_and_si256(x, _mm256_set1_epi32(0x7FFF_FFFF));
+            let nan = _mm256_cmpgt_epi32(abs, _mm256_set1_epi32(0x7F80_0000));
+            let q = _mm256_or_si256(_mm256_srli_epi32::<16>(x), _mm256_set1_epi32(0x40));
+            let r = _mm256_blendv_epi8(r, q, nan);
+            _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256::<1>(r))
+        }
+    }
+}

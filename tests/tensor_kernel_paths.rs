@@ -1,0 +1,343 @@
+//! Every conversion path (AVX-512, AVX2/F16C, portable) and every thread count gives the
+//! same bytes, and those bytes are the placement contract: each logical element converted
+//! as `half` converts it, written at the byte offsets of the output spec; tiled padding
+//! and alignment gaps zero; strided gaps untouched. Checked on random specs (all dtype
+//! pairs; contiguous, strided, MlaTiled and MlaCBlocked on either side; partial tiles,
+//! odd channel counts, outer axes) and exhaustively on every 16-bit input.
+
+use half::{bf16, f16};
+use proptest::prelude::*;
+use strideweave::tensor::convert::ConvertPath;
+use strideweave::tensor::{
+    prepare, AlignedBytes, DType, Op, Placement, Plan, RunOptions, TensorSpec, TileDispatch,
+};
+
+const SENTINEL: u8 = 0xA5;
+
+fn spec(s: &str) -> TensorSpec {
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+fn paths() -> Vec<ConvertPath> {
+    ConvertPath::ALL
+        .into_iter()
+        .filter(|p| p.is_available())
+        .collect()
+}
+
+/// Every logical coordinate of `ext`, row-major.
+fn coords(ext: &[u64]) -> Vec<Vec<u64>> {
+    let n: u64 = ext.iter().product();
+    (0..n)
+        .map(|mut i| {
+            let mut c = vec![0; ext.len()];
+            for ax in (0..ext.len()).rev() {
+                c[ax] = i % ext[ax];
+                i /= ext[ax];
+            }
+            c
+        })
+        .collect()
+}
+
+/// Byte `b` of the element at `c` (row-major number `i`): the spec's own address map
+/// (the contiguous case written out, for speed).
+fn offset(s: &TensorSpec, c: &[u64], i: usize, b: u64) -> usize {
+    if s.placement == Placement::Contiguous {
+        i * s.dtype.width() as usize + b as usize
+    } else {
+        s.byte_offset(c, b).unwrap() as usize
+    }
+}
+
+fn read_bits(s: &TensorSpec, buf: &[u8], c: &[u64], i: usize) -> u32 {
+    (0..s.dtype.width()).fold(0u32, |a, b| {
+        a | (u32::from(buf[offset(s, c, i, b)]) << (8 * b))
+    })
+}
+
+/// `half`'s conversion of one element: equal dtypes copy bits, others go through F32.
+fn convert(from: DType, to: DType, bits: u32) -> u32 {
+    if from == to {
+        return bits;
+    }
+    let x = match from {
+        DType::F32 => f32::from_bits(bits),
+        DType::F16 => f16::from_bits(bits as u16).to_f32(),
+        _ => bf16::from_bits(bits as u16).to_f32(),
+    };
+    match to {
+        DType::F32 => x.to_bits(),
+        DType::F16 => u32::from(f16::from_f32(x).to_bits()),
+        _ => u32::from(bf16::from_f32(x).to_bits()),
+    }
+}
+
+/// The expected output buffer (span + 16 sentinel bytes) of converting `input`.
+fn oracle(from: &TensorSpec, to: &TensorSpec, input: &[u8]) -> Vec<u8> {
+    let span = to.required_bytes().unwrap() as usize;
+    let fill = if to.placement.is_tiled() { 0 } else { SENTINEL };
+    let mut out = vec![fill; span];
+    out.extend([SENTINEL; 16]);
+    for (i, c) in coords(from.dims.extents()).iter().enumerate() {
+        let bits = convert(from.dtype, to.dtype, read_bits(from, input, c, i));
+        for b in 0..to.dtype.width() {
+            out[offset(to, c, i, b)] = (bits >> (8 * b)) as u8;
+        }
+    }
+    out
+}
+
+/// Input bytes: pseudo-random bit patterns (NaNs, infinities and subnormals included).
+fn random_input(n: usize, seed: u64) -> AlignedBytes {
+    let mut x = seed | 1;
+    let bytes: Vec<u8> = (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect();
+    AlignedBytes::from_slice(&bytes)
+}
+
+fn run(plan: &Plan, input: &AlignedBytes, opts: RunOptions) -> Vec<u8> {
+    let mut out = AlignedBytes::filled(plan.outputs()[0].bytes as usize + 16, SENTINEL);
+    plan.run_with_options(&[input.as_slice()], &mut [out.as_mut_slice()], opts)
+        .unwrap();
+    out.as_slice().to_vec()
+}
+
+/// Runs `from -> to` on every path, thread count and tile loop; each must equal the oracle.
+fn check_all_paths(from: &TensorSpec, to: &TensorSpec, seed: u64) {
+    let plan = prepare(Op::conversion(from, to), &[*from], &[*to]).unwrap();
+    let input = random_input(plan.inputs()[0].bytes as usize, seed);
+    let want = oracle(from, to, input.as_slice());
+    for path in paths() {
+        for threads in [1, 2, 3, 5] {
+            for tiles in [TileDispatch::Auto, TileDispatch::Runtime] {
+                let opts = RunOptions::new()
+                    .path(path)
+                    .threads(threads)
+                    .tile_dispatch(tiles);
+                let got = run(&plan, &input, opts);
+                if let Some(i) = (0..want.len()).find(|&i| got[i] != want[i]) {
+                    panic!(
+                        "{from} -> {to}: {path:?}, {threads} threads, {tiles:?}: byte {i} is {:#04x}, want {:#04x}",
+                        got[i], want[i]
+                    );
+                }
+            }
+        }
+    }
+}
+
+const DTYPES: [&str; 3] = ["f32", "f16", "bf16"];
+
+/// A random placement text for `dims` (rank 3 or 4) and `width`-byte elements.
+fn placement(dims: &[u64], width: u64, kind: u8, tile: [u64; 4], pad: [u64; 4]) -> String {
+    let r = dims.len();
+    match kind {
+        0 => "contiguous".to_string(),
+        1 => {
+            // Padded row-major strides (each axis at least covers the faster ones).
+            let mut st = vec![0i64; r];
+            let mut acc = width;
+            for ax in (0..r).rev() {
+                acc += pad[ax % 4] * width;
+                st[ax] = acc as i64;
+                acc *= dims[ax];
+            }
+            let s: Vec<String> = st.iter().map(i64::to_string).collect();
+            format!("strided({})", s.join(","))
+        }
+        2 => {
+            let roles = if r == 4 { ".HWC" } else { "HWC" };
+            format!(
+                "mla-tiled(roles={roles}, tile=(1,{},{},{}), align={})",
+                tile[1],
+                tile[2],
+                tile[3],
+                1 << (tile[0] % 8)
+            )
+        }
+        3 => {
+            // Roles in another order: channels not innermost in the logical tensor.
+            let roles = if r == 4 { "CH.W" } else { "WCH" };
+            format!(
+                "mla-tiled(roles={roles}, tile=(1,{},{},{}), align=4)",
+                tile[1], tile[2], tile[3]
+            )
+        }
+        _ => format!(
+            "mla-cblocked(tile=({},{}), align={})",
+            tile[1],
+            tile[2],
+            1 << (tile[0] % 9)
+        ),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// CastTess and CastUntess: every path and thread count gives the oracle's bytes.
+    #[test]
+    fn tess_and_untess_match_the_oracle_on_every_path_and_thread_count(
+        outer in 1u64..3,
+        h in 1u64..10,
+        w in 1u64..10,
+        c in prop::sample::select(vec![1u64, 3, 8, 16, 17, 33, 40]),
+        rank4 in any::<bool>(),
+        pair in (0usize..3, 0usize..3),
+        tiled_kind in 2u8..5,
+        flat_kind in 0u8..2,
+        tile in (0u64..8, 1u64..6, 1u64..6, prop::sample::select(vec![1u64, 3, 8, 16, 32])),
+        pad in (0u64..3, 0u64..3, 0u64..3, 0u64..3),
+        seed in any::<u64>(),
+    ) {
+        let dims: Vec<u64> = if rank4 { vec![outer, h, w, c] } else { vec![h, w, c] };
+        let list: Vec<String> = dims.iter().map(u64::to_string).collect();
+        let d = list.join(",");
+        let (a, b) = (DTYPES[pair.0], DTYPES[pair.1]);
+        let tile = [tile.0, tile.1, tile.2, tile.3];
+        let pad = [pad.0, pad.1, pad.2, pad.3];
+        let wa = if a == "f32" { 4 } else { 2 };
+        let flat = spec(&format!("{a}[{d}] {}", placement(&dims, wa, flat_kind, tile, pad)));
+        let tiled = spec(&format!("{b}[{d}] {}", placement(&dims, 0, tiled_kind, tile, pad)));
+        check_all_paths(&flat, &tiled, seed);
+        let tiled_in = spec(&format!("{a}[{d}] {}", placement(&dims, 0, tiled_kind, tile, pad)));
+        let wb = if b == "f32" { 4 } else { 2 };
+        let flat_out = spec(&format!("{b}[{d}] {}", placement(&dims, wb, flat_kind, tile, pad)));
+        check_all_paths(&tiled_in, &flat_out, seed ^ 1);
+    }
+
+    /// Cast between contiguous and strided views: every path and thread count.
+    #[test]
+    fn cast_matches_the_oracle_on_every_path_and_thread_count(
+        dims in prop::collection::vec(1u64..12, 1..4),
+        pair in (0usize..3, 0usize..3),
+        kinds in (0u8..2, 0u8..2),
+        pad in (0u64..3, 0u64..3, 0u64..3, 0u64..3),
+        seed in any::<u64>(),
+    ) {
+        let list: Vec<String> = dims.iter().map(u64::to_string).collect();
+        let d = list.join(",");
+        let (a, b) = (DTYPES[pair.0], DTYPES[pair.1]);
+        let pad = [pad.0, pad.1, pad.2, pad.3];
+        let (wa, wb) = (if a == "f32" { 4 } else { 2 }, if b == "f32" { 4 } else { 2 });
+        let from = spec(&format!("{a}[{d}] {}", placement(&dims, wa, kinds.0, [0; 4], pad)));
+        let to = spec(&format!("{b}[{d}] {}", placement(&dims, wb, kinds.1, [0; 4], pad)));
+        check_all_paths(&from, &to, seed);
+    }
+}
+
+/// The awkward shapes, each placement, each dtype pair, both directions.
+#[test]
+fn awkward_shapes_match_the_oracle_on_every_path() {
+    let shapes = ["1,9,7,40", "2,5,3,257", "1,6,11,3", "1,3,3,100", "3,2,5,1"];
+    let placements = [
+        "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        "mla-tiled(roles=.HWC, tile=(1,8,8,32), align=64)",
+        "mla-cblocked(tile=(4,4), align=64)",
+    ];
+    for d in shapes {
+        for p in placements {
+            for a in DTYPES {
+                for b in DTYPES {
+                    check_all_paths(
+                        &spec(&format!("{a}[{d}]")),
+                        &spec(&format!("{b}[{d}] {p}")),
+                        7,
+                    );
+                    check_all_paths(
+                        &spec(&format!("{a}[{d}] {p}")),
+                        &spec(&format!("{b}[{d}]")),
+                        9,
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// All 65,536 F16 and BF16 bit patterns through every 16-bit conversion, contiguous and
+/// in BF16 byte planes, on every path: equal to `half`.
+#[test]
+fn every_16_bit_input_matches_half_on_every_path() {
+    let bits: Vec<u8> = (0..=u16::MAX).flat_map(|b| b.to_le_bytes()).collect();
+    let input = AlignedBytes::from_slice(&bits);
+    for a in ["f16", "bf16"] {
+        for b in DTYPES {
+            let from = spec(&format!("{a}[1,256,256]"));
+            // Byte planes (BF16 tiles) both ways: into a tiled BF16 output, and from a
+            // tiled BF16 input (`a`) read back below through the same oracle.
+            let mut outs = vec![format!("{b}[1,256,256]")];
+            if b == "bf16" || a == "bf16" {
+                outs.push(format!(
+                    "{b}[1,256,256] mla-tiled(roles=.WC, tile=(1,1,4,16), align=2)"
+                ));
+            }
+            for to in outs {
+                let to = spec(&to);
+                let plan = prepare(Op::conversion(&from, &to), &[from], &[to]).unwrap();
+                let want = oracle(&from, &to, input.as_slice());
+                for path in paths() {
+                    let got = run(&plan, &input, RunOptions::new().path(path).threads(1));
+                    assert!(got == want, "{from} -> {to} on {path:?}");
+                }
+            }
+        }
+    }
+}
+
+/// Results never depend on the thread count, also above the automatic threshold.
+#[test]
+fn large_tensors_give_identical_bytes_for_every_thread_count() {
+    for (from, to) in [
+        (
+            "f32[2,130,70,40]",
+            "bf16[2,130,70,40] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "f32[2,130,70,40]",
+            "f16[2,130,70,40] mla-cblocked(tile=(4,4), align=64)",
+        ),
+        (
+            "bf16[2,130,70,40] mla-tiled(roles=.HWC, tile=(1,8,8,32), align=64)",
+            "f32[2,130,70,40]",
+        ),
+        ("f32[2,130,70,40]", "bf16[2,130,70,40]"),
+    ] {
+        let (from, to) = (spec(from), spec(to));
+        let plan = prepare(Op::conversion(&from, &to), &[from], &[to]).unwrap();
+        let input = random_input(plan.inputs()[0].bytes as usize, 3);
+        let single = run(&plan, &input, RunOptions::new().threads(1));
+        for threads in [0, 2, 4, 7] {
+            assert!(
+                run(&plan, &input, RunOptions::new().threads(threads)) == single,
+                "{from} -> {to}: {threads} threads"
+            );
+        }
+    }
+}
+
+/// Forcing a path this CPU lacks is an error before any write.
+#[test]
+fn an_unavailable_path_is_rejected_before_writing() {
+    let plan = prepare(Op::Cast, &[spec("f32[4]")], &[spec("bf16[4]")]).unwrap();
+    let input = AlignedBytes::zeroed(16);
+    for path in ConvertPath::ALL.into_iter().filter(|p| !p.is_available()) {
+        let mut out = AlignedBytes::filled(8, 3);
+        let e = plan
+            .run_with_options(
+                &[input.as_slice()],
+                &mut [out.as_mut_slice()],
+                RunOptions::new().path(path),
+            )
+            .unwrap_err();
+        assert!(e.to_string().contains("not available"), "{e}");
+        assert!(out.as_slice().iter().all(|&b| b == 3));
+    }
+}

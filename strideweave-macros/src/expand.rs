@@ -109,6 +109,23 @@ pub(crate) fn computed(l: &Layout, form: Form) -> Tokens {
     )
 }
 
+/// The static swizzled layout `Sw<B,M,S> o L` the expression computed: a zero-sized
+/// `StaticSwizzled` whose indexing constant-folds.
+pub(crate) fn computed_swizzled(sw: &strideweave_core::Swizzle, l: &Layout, form: Form) -> Tokens {
+    let (b, m, s) = (sw.bits(), sw.base(), sw.shift());
+    let inner = computed(l, Form::Type);
+    let ty = quote! {
+        ::strideweave::static_layout::StaticSwizzled<
+            ::strideweave::static_layout::StaticSwizzle<#b, #m, #s>,
+            #inner,
+        >
+    };
+    match form {
+        Form::Type => ty,
+        Form::Value => quote! { <#ty as ::core::default::Default>::default() },
+    }
+}
+
 /// The run-time recipe items of a tree; each `{expression}` is bound first, in order,
 /// by a statement pushed to `lets`.
 fn runtime_items(t: &Tree, out: &mut Vec<Tokens>, lets: &mut Vec<Tokens>) {

@@ -178,13 +178,23 @@ fn expand_layout(input: Tokens, form: Form) -> Tokens {
         );
         return expand::placeholder(form, None, &errs, false);
     }
-    // `name(...)`: an algebra expression of the `eval` language
+    // `name(...)`: an algebra expression of the `eval` language; `Sw<B,M,S> o L`: a
+    // swizzled layout
     let mut toks = input.clone().into_iter();
-    if let (Some(TokenTree::Ident(_)), Some(TokenTree::Group(_))) = (toks.next(), toks.next()) {
+    let expression = match (toks.next(), toks.next()) {
+        (Some(TokenTree::Ident(_)), Some(TokenTree::Group(_))) => true,
+        (Some(TokenTree::Ident(id)), Some(TokenTree::Punct(p))) => id == "Sw" && p.as_char() == '<',
+        _ => false,
+    };
+    if expression {
         let src = Source::read(input, Role::Shape, true, &mut errs);
         if !errs.any() {
-            if let Some(l) = validate::algebra(&src, &mut errs) {
-                return expand::computed(&l, form);
+            match validate::algebra(&src, &mut errs) {
+                Some(validate::Computed::Layout(l)) => return expand::computed(&l, form),
+                Some(validate::Computed::Swizzled(sw, l)) => {
+                    return expand::computed_swizzled(&sw, &l, form)
+                }
+                None => {}
             }
         }
         return expand::placeholder(form, None, &errs, false);

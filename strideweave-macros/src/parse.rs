@@ -102,6 +102,16 @@ impl Source {
         src
     }
 
+    /// Inside the `<...>` of `Sw<B,M,S>` in an expression.
+    fn in_swizzle_parameters(&self) -> bool {
+        self.expression
+            && match (self.text.rfind("Sw<"), self.text.rfind('>')) {
+                (Some(open), Some(close)) => open > close,
+                (Some(_), None) => true,
+                _ => false,
+            }
+    }
+
     fn push(&mut self, text: &str, first: Span, last: Span) {
         let start = self.text.len();
         self.text.push_str(text);
@@ -140,6 +150,10 @@ impl Source {
                         );
                     }
                     self.leaf(leaf, lit.to_token_stream());
+                }
+                // a negative swizzle shift, `Sw<2,0,-2>`: the core reads it
+                TokenTree::Punct(p) if p.as_char() == '-' && self.in_swizzle_parameters() => {
+                    self.push("-", p.span(), p.span());
                 }
                 TokenTree::Punct(p) if p.as_char() == '-' => {
                     let mut tokens = p.to_token_stream();
@@ -181,7 +195,16 @@ impl Source {
                     self.push(&c, p.span(), p.span());
                 }
                 TokenTree::Ident(id) if self.expression => {
-                    self.push(&id.to_string(), id.span(), id.span());
+                    // `Sw<B,M,S> o L`: the composition operator `o` needs its spaces back
+                    let word = id.to_string();
+                    let spaced = word == "o";
+                    if spaced {
+                        self.text.push(' ');
+                    }
+                    self.push(&word, id.span(), id.span());
+                    if spaced {
+                        self.text.push(' ');
+                    }
                 }
                 TokenTree::Ident(id) => {
                     errs.at(

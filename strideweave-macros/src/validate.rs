@@ -253,18 +253,29 @@ pub(crate) fn capacity_message(e: CoreError) -> Option<String> {
     }
 }
 
+/// What an expression inside `layout!` computes to.
+pub(crate) enum Computed {
+    /// A layout.
+    Layout(Layout),
+    /// A swizzled layout `Sw<B,M,S> o L` (offset 0).
+    Swizzled(strideweave_core::Swizzle, Layout),
+}
+
 /// Evaluates an algebra expression with the core's `eval` language. A failure is one
 /// error at the argument it is about (the innermost failing call's blamed argument), in
 /// the runtime error's words.
-pub(crate) fn algebra(src: &Source, errs: &mut Errors) -> Option<Layout> {
+pub(crate) fn algebra(src: &Source, errs: &mut Errors) -> Option<Computed> {
     let text = src.text.as_str();
     match eval(text) {
-        Ok(Value::Layout(l)) => Some(l),
+        Ok(Value::Layout(l)) => Some(Computed::Layout(l)),
+        Ok(Value::Composed(c)) if c.offset() == 0 => {
+            Some(Computed::Swizzled(c.swizzle(), c.layout()))
+        }
         Ok(other) => {
             errs.at(
                 src.all(),
                 format!(
-                    "`layout!` needs an expression whose value is a layout; this one is `{other}`"
+                    "`layout!` needs an expression whose value is a layout or a swizzled layout `Sw<B,M,S> o L`; this one is `{other}`"
                 ),
             );
             None

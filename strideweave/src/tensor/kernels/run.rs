@@ -371,7 +371,7 @@ mod x86 {
                 // SAFETY: same contract.
                 return unsafe { grid_strided::<S, D>(src, s, dst, d, r, g) };
             }
-            if r.valid % r.slots == 0 && r.slots % 16 == 0 {
+            if r.valid.is_multiple_of(r.slots) && r.slots.is_multiple_of(16) {
                 // SAFETY: same contract; every group is `slots` elements, whole blocks.
                 unsafe {
                     match (s.fmt, d.fmt) {

@@ -6,7 +6,8 @@
 //! Cast (one pixel, one group), CastTess (tile rows: pixels whose channel groups go to
 //! the channel tiles, padded to `slots` with zeros) and CastUntess (the same, read back)
 //! all reduce to [`convert_grid`]. Each instruction-set path converts 16-lane blocks:
-//! AVX-512 with masked loads and stores for the partial block at a group's end, AVX2/F16C
+//! AVX-512 with masked loads and stores for the partial block at a group's end (groups of
+//! whole blocks take an unmasked fast path, `grid_whole`), AVX2/F16C
 //! with 8-lane blocks and a narrow tail through a stack buffer, and a portable scalar
 //! loop, the reference the vector paths are tested against.
 

@@ -262,6 +262,36 @@ fn awkward_shapes_match_the_oracle_on_every_path() {
     }
 }
 
+/// Friendly shapes: channel counts that fill whole 16- and 32-slot channel tiles, so every
+/// vector path takes its whole-block fast path (and partial spatial tiles around it).
+#[test]
+fn whole_channel_tiles_match_the_oracle_on_every_path() {
+    let shapes = ["1,8,8,64", "1,5,9,32", "2,4,7,96"];
+    let placements = [
+        "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        "mla-tiled(roles=.HWC, tile=(1,8,8,32), align=64)",
+        "mla-cblocked(tile=(4,4), align=64)",
+    ];
+    for d in shapes {
+        for p in placements {
+            for a in DTYPES {
+                for b in DTYPES {
+                    check_all_paths(
+                        &spec(&format!("{a}[{d}]")),
+                        &spec(&format!("{b}[{d}] {p}")),
+                        11,
+                    );
+                    check_all_paths(
+                        &spec(&format!("{a}[{d}] {p}")),
+                        &spec(&format!("{b}[{d}]")),
+                        13,
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// All 65,536 F16 and BF16 bit patterns through every 16-bit conversion, contiguous and
 /// in BF16 byte planes, on every path: equal to `half`.
 #[test]

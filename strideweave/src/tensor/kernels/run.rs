@@ -6,7 +6,8 @@
 //! Cast (one pixel, one group), CastTess (tile rows: pixels whose channel groups go to
 //! the channel tiles, padded to `slots` with zeros) and CastUntess (the same, read back)
 //! all reduce to [`convert_grid`]. Each instruction-set path converts 16-lane blocks:
-//! AVX-512 with masked loads and stores for the partial block at a group's end, AVX2/F16C
+//! AVX-512 with masked loads and stores for the partial block at a group's end (groups of
+//! whole blocks take an unmasked fast path, `grid_whole`), AVX2/F16C
 //! with 8-lane blocks and a narrow tail through a stack buffer, and a portable scalar
 //! loop, the reference the vector paths are tested against.
 
@@ -371,12 +372,87 @@ mod x86 {
                 // SAFETY: same contract.
                 return unsafe { grid_strided::<S, D>(src, s, dst, d, r, g) };
             }
+            if r.valid.is_multiple_of(r.slots) && r.slots.is_multiple_of(16) {
+                // SAFETY: same contract; every group is `slots` elements, whole blocks.
+                unsafe {
+                    match (s.fmt, d.fmt) {
+                        (Fmt::Planes(_), Fmt::Planes(_)) => {
+                            grid_whole::<S, D, true, true>(src, s, dst, d, r, g)
+                        }
+                        (Fmt::Planes(_), _) => {
+                            grid_whole::<S, D, true, false>(src, s, dst, d, r, g)
+                        }
+                        (_, Fmt::Planes(_)) => {
+                            grid_whole::<S, D, false, true>(src, s, dst, d, r, g)
+                        }
+                        _ => grid_whole::<S, D, false, false>(src, s, dst, d, r, g),
+                    }
+                };
+                return;
+            }
             let (sf, df) = (s.fmt, d.fmt);
             // SAFETY: each group is in bounds (contract); `group` touches only its lanes.
             unsafe {
                 for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
                     group::<S, D>(sp, sf, dp, df, nv, ns)
                 })
+            };
+        }
+
+        /// The friendly case of `grid` (a tiled placement whose channel count is a
+        /// multiple of a 16-slot-multiple tile, e.g. `[1,56,56,64]` into 1x4x4x16): every
+        /// group converts all of its `slots` elements in whole 16-lane blocks, so no
+        /// masks, no tail and no padding. The formats' variants are compile-time
+        /// (`SP`/`DP`: byte planes on the source/destination side), so each block is
+        /// straight-line code; the generic walk paid a format match and the tail loop
+        /// per block, which on 16-slot tiles (one block per group) cost about as much as
+        /// the conversion itself.
+        ///
+        /// # Safety
+        /// As for `grid`, with direct formats, `slots % 16 == 0` and
+        /// `valid % slots == 0`; `SP`/`DP` match the variants of `s.fmt`/`d.fmt`.
+        #[inline(never)]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn grid_whole<S: Elem, D: Elem, const SP: bool, const DP: bool>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
+            let plane = |f: Fmt| match f {
+                Fmt::Planes(pl) => pl,
+                Fmt::Elements(_) => 0,
+            };
+            let sf = if SP {
+                Fmt::Planes(plane(s.fmt))
+            } else {
+                Fmt::Elements(S::W)
+            };
+            let df = if DP {
+                Fmt::Planes(plane(d.fmt))
+            } else {
+                Fmt::Elements(D::W)
+            };
+            let slots = r.slots;
+            // SAFETY: each group is in bounds (contract) and holds `slots` elements and
+            // slots (every group is full: `valid % slots == 0`), so the unmasked blocks
+            // at k = 0, 16, .. < slots touch only the group's elements and slots.
+            unsafe {
+                if slots == 16 {
+                    for_each_group(src, s, dst, d, r, g, |sp, dp, _, _| {
+                        block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF)
+                    })
+                } else {
+                    for_each_group(src, s, dst, d, r, g, |sp, dp, _, _| {
+                        let mut k = 0;
+                        while k < slots {
+                            block::<S, D>(sp, sf, dp, df, k, 0xFFFF, 0xFFFF);
+                            k += 16;
+                        }
+                    })
+                }
             };
         }
 

@@ -275,10 +275,12 @@ impl PyLayout {
     }
 
     /// True exactly when distinct coordinates map to distinct indices (exact, and
-    /// structural for ordinary layouts, so large layouts answer at once).
+    /// structural for ordinary layouts, so large layouts answer at once). The search
+    /// that remains for pathological interleavings is bounded: past its limit it raises
+    /// `ValueError` ("not decided") instead of running on, never a wrong answer.
     #[getter]
-    fn is_injective(&self) -> bool {
-        self.0.is_injective()
+    fn is_injective(&self) -> PyResult<bool> {
+        checked(self.0.try_is_injective())
     }
 
     /// The number `k` of coordinates reaching each index of `[0, target_shape.size)`

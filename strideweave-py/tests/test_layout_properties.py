@@ -220,6 +220,10 @@ def test_divide_is_compose_with_tile_and_complement(a, b):
         d = a.divide(b)
     except ValueError:
         return
+    if b.size > a.size:
+        # a tile larger than the layout pads, as C++ CuTe does: one tile, A extended
+        assert d.rank == 2 and d[0].size == b.size
+        return
     c = b.complement(a.size)
     tile_and_rest = Layout(f"({b.shape},{c.shape}):({b.stride},{c.stride})")
     assert d.rank == 2 and d[0].size == b.size
@@ -246,15 +250,23 @@ def test_right_inverse_inverts_on_its_domain(lay):
 
 
 @given(layouts(budget=512))
-def test_left_inverse_exists_exactly_for_chainable_injective_layouts(lay):
+def test_left_inverse_is_cpp_cutes_inverse_or_quasi_inverse(lay):
+    """C++ CuTe's left inverse: R(L(i)) == i for an injective L, L(R(L(i))) == L(i) for
+    one with broadcast (stride-0) modes; an error names overlap or the divisibility rule."""
     try:
         inv = lay.left_inverse()
     except ValueError as e:
-        assert (not injective(image(lay))) == ("self-overlap" in str(e)), str(e)
+        msg = str(e)
+        assert "self-overlap" in msg or "divisibility" in msg, msg
+        if "self-overlap" in msg:
+            assert not injective(image(lay))
         return
-    assert injective(image(lay))
-    for i in range(lay.size):
-        assert inv(lay(i)) == i
+    if injective(image(lay)):
+        for i in range(lay.size):
+            assert inv(lay(i)) == i
+    else:
+        for i in range(lay.size):
+            assert lay(inv(lay(i))) == lay(i)
 
 
 # --- structure: rearrange, permute, broadcast, uniform preimage ----------------------------
@@ -339,3 +351,24 @@ def test_values_round_trip_through_repr_str_and_pickle(lay):
         assert pickle.loads(pickle.dumps(value)) == value
     assert Layout(str(lay)) == lay
     assert Layout(lay.shape, lay.stride) == lay
+
+
+def test_is_injective_on_an_adversarial_layout_answers_within_a_second_or_says_undecided():
+    """WHEN is_injective is asked of five interleaved leaves with huge co-prime strides
+    THEN it answers or raises ValueError ("not decided") at once, never hanging."""
+    import time
+
+    lay = Layout(
+        Shape(200, 200, 200, 200, 200),
+        Stride(
+            10406554519053007,
+            17776936092483503,
+            16108260561629991,
+            13051932357995809,
+            18058164728632727,
+        ),
+    )
+    start = time.process_time()
+    with pytest.raises(ValueError, match="not decided"):
+        lay.is_injective
+    assert time.process_time() - start < 5.0

@@ -491,6 +491,88 @@ impl PyLayout {
         layout(self.0.logical_product(&layout_arg("logical_product", b)?))
     }
 
+    /// `((tiles...), rest0, rest1, ...)` flattened: CuTe's `flat_divide`.
+    fn flat_divide(&self, b: &Bound<'_, PyAny>) -> PyResult<Self> {
+        layout(self.0.flat_divide(&tiler_arg("flat_divide", b)?))
+    }
+
+    /// The by-mode product arranged `((self modes...), (copies...))`: CuTe's `zipped_product`.
+    fn zipped_product(&self, b: &Bound<'_, PyAny>) -> PyResult<Self> {
+        layout(self.0.zipped_product(&tiler_arg("zipped_product", b)?))
+    }
+
+    /// The by-mode product arranged `((self modes...), copies0, copies1, ...)`.
+    fn tiled_product(&self, b: &Bound<'_, PyAny>) -> PyResult<Self> {
+        layout(self.0.tiled_product(&tiler_arg("tiled_product", b)?))
+    }
+
+    /// The by-mode product with every mode at the top level: CuTe's `flat_product`.
+    fn flat_product(&self, b: &Bound<'_, PyAny>) -> PyResult<Self> {
+        layout(self.0.flat_product(&tiler_arg("flat_product", b)?))
+    }
+
+    /// Copies of `self` (a block) laid out column-major to cover `shape`.
+    ///
+    /// >>> Layout("(2,2):(1,2)").tile_to_shape(Shape(4, 6))
+    /// Layout("((2,2),(2,3)):((1,4),(2,8))")
+    fn tile_to_shape(&self, shape: &Bound<'_, PyAny>) -> PyResult<Self> {
+        layout(
+            self.0
+                .tile_to_shape(&shape_arg("tile_to_shape", shape)?, None),
+        )
+    }
+
+    /// The layout of elements `n` times wider (indices divided by `n`): CuTe's `upcast`.
+    fn upcast(&self, n: u64) -> PyResult<Self> {
+        layout(self.0.upcast(n))
+    }
+
+    /// The layout of elements `n` times narrower: CuTe's `downcast`.
+    fn downcast(&self, n: u64) -> PyResult<Self> {
+        layout(self.0.downcast(n))
+    }
+
+    /// The coordinates that map to index 0 beyond the first: CuTe's `nullspace`.
+    fn nullspace(&self) -> PyResult<Self> {
+        layout(self.0.nullspace())
+    }
+
+    /// A compact layout with `self`'s shape and the order of its strides.
+    fn make_layout_like(&self) -> PyResult<Self> {
+        layout(self.0.make_layout_like())
+    }
+
+    /// The same function with the hierarchy removed.
+    ///
+    /// >>> Layout("((2,3),(4,5)):((1,2),(6,24))").flatten()
+    /// Layout("(2,3,4,5):(1,2,6,24)")
+    fn flatten(&self) -> Self {
+        PyLayout(self.0.flatten())
+    }
+
+    /// Top-level modes `start` to `end - 1` made one mode.
+    fn group(&self, start: usize, end: usize) -> PyResult<Self> {
+        layout(self.0.group(start, end))
+    }
+
+    /// How many leading elements both layouts map to consecutive indices.
+    ///
+    /// >>> Layout("(4,8):(1,4)").max_common_vector(Layout("(4,8):(8,1)"))
+    /// 1
+    fn max_common_vector(&self, other: &Bound<'_, PyAny>) -> PyResult<u64> {
+        Ok(self
+            .0
+            .max_common_vector(&layout_arg("max_common_vector", other)?))
+    }
+
+    /// That common contiguous run as a layout over the shared coordinates.
+    fn max_common_layout(&self, other: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyLayout(self.0.max_common_layout(&layout_arg(
+            "max_common_layout",
+            other,
+        )?)))
+    }
+
     /// Blocks of `self` arranged as `b` says: mode `i` is `(self_i, b_i)`.
     fn blocked_product(&self, b: &Bound<'_, PyAny>) -> PyResult<Self> {
         layout(self.0.blocked_product(&layout_arg("blocked_product", b)?))

@@ -1,6 +1,9 @@
-//! Compile-time behaviour of static layouts and the `layout!` macros (issue 3, item 4):
-//! every compile error is a trybuild case in `ui-tests/fail/` with a reviewed `.stderr`,
-//! every valid form a case in `ui-tests/pass/`.
+//! Compile-time behaviour of static layouts and the `layout!` macros (issue 3, item 4;
+//! issue 9, item 5): every compile error is a trybuild case in `ui-tests/fail/` with a
+//! reviewed `.stderr` (`macro_algebra_*`: one per algebra rule written inside `layout!`;
+//! `static_*`: build errors of the static algebra naming the layouts), every valid form a
+//! case in `ui-tests/pass/` (`macro_algebra_forms`: every algebra operation in the macro
+//! form, equal to the runtime result).
 //!
 //! Compiler messages change between releases, so the cases only run on the toolchain
 //! pinned by `rust-toolchain.toml`; on any other `rustc` this test prints a skip notice.

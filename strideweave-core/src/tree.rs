@@ -265,7 +265,7 @@ impl Layout {
     }
 }
 
-/// The recipe as an [`IntTuple`]-free list, for display: `[Leaf,Push,Leaf,Pop]`.
+/// The recipe as an [`IntTuple`](crate::IntTuple)-free list, for display: `[Leaf,Push,Leaf,Pop]`.
 pub fn profile_notation(recipe: &[Node]) -> String {
     let items: Vec<String> = recipe.iter().map(|n| n.to_string()).collect();
     format!("[{}]", items.join(","))

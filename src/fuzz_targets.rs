@@ -361,7 +361,18 @@ pub fn extremes(data: &[u8]) {
     check(a.complement(m));
     check(a.right_inverse());
     check(a.left_inverse());
+    check(a.nullspace());
+    check(a.make_layout_like());
+    check(a.upcast(m.max(1)));
+    check(a.downcast(m.max(1)));
+    check(a.recast(m.max(1), 8));
+    check(a.tile_to_shape(&a.shape(), None));
     if let Ok(o) = other {
+        check(a.flat_divide(&[o]));
+        check(a.zipped_product(&[o]));
+        check(a.product_by(&o, strideweave::algebra::Arrangement::Flat));
+        check(a.compose_by_mode(&[None]));
+        check(o.tile_to_shape(&a.shape(), None));
         check(a.compose(&o));
         check(o.compose(&a));
         check(a.divide(&o));

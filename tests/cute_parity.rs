@@ -710,3 +710,107 @@ fn cute_unit_test_inverses() {
     // the filtered (8,4):(4,1) of the left-inverse test
     assert_eq!(lay("(8,4):(4,1)").filter(), lay("(8,4):(4,1)"));
 }
+
+/// The divisions of CuTe's `logical_divide.cpp` unit test, with its post-conditions (rank 2,
+/// `compatible(B, layout<0>(R))`) and the values it enforces for padded tiles.
+#[test]
+fn cute_unit_test_divisions() {
+    use strideweave::int_tuple_ops::compatible;
+    let cases = [
+        ("1:0", "1:0"),
+        ("1:0", "1:1"),
+        ("1:1", "1:0"),
+        ("1:1", "1:1"),
+        ("6:1", "2:1"),
+        ("6:1", "2:3"),
+        ("6:1", "(2,3):(3,1)"),
+        ("6:2", "2:1"),
+        ("6:2", "2:3"),
+        ("6:2", "(2,3):(3,1)"),
+        ("(6,6):(1,12)", "(6,3):(3,1)"),
+        ("(6,6):(12,1)", "(6,3):(3,1)"),
+        ("32:1", "2:8"),
+        ("(4,1):(1,1)", "2:1"),
+        ("(4,1):(1,1)", "2:2"),
+        ("(8,8):(1,8)", "32:2"),
+        ("(8,8):(8,1)", "32:2"),
+        ("2:1", "32:1"),
+        ("48:1", "32:1"),
+        ("96:1", "32:2"),
+        ("32:1", "48:1"),
+    ];
+    for (a, b) in cases {
+        let (a, b) = (lay(a), lay(b));
+        let r = a
+            .divide(&b)
+            .unwrap_or_else(|e| panic!("CuTe's unit test divides {a} by {b}: {e}"));
+        assert_eq!(r.rank(), 2, "divide({a}, {b}) = {r}");
+        let r0 = r.get(0).unwrap();
+        assert!(
+            compatible(b.shape().as_tuple(), r0.shape().as_tuple()),
+            "divide({a}, {b}) = {r}: mode 0 is not compatible with the tile"
+        );
+        for i in 0..b.size() {
+            assert_eq!(
+                eval(&r0, i),
+                eval(&a, eval(&b, i)),
+                "divide({a}, {b}) = {r}"
+            );
+        }
+    }
+    // CuTe's enforced shapes and strides for the dynamic cases
+    check(&[
+        ("divide(2:1, 32:1)", "(32,1):(1,32)"),
+        ("divide(48:1, 32:1)", "(32,2):(1,32)"),
+        ("divide(32:1, 48:1)", "(48,1):(1,48)"),
+    ]);
+}
+
+/// The products of CuTe's `logical_product.cpp` unit test with its post-conditions (rank 2,
+/// mode 0 is A, `compatible(B, layout<1>(R))`); every one of them has copies that do not
+/// overlap, so StrideWeave returns each.
+#[test]
+fn cute_unit_test_products() {
+    use strideweave::int_tuple_ops::compatible;
+    let cases = [
+        ("1:0", "1:0"),
+        ("1:1", "1:0"),
+        ("1:0", "1:1"),
+        ("1:1", "1:1"),
+        ("3:1", "4:0"),
+        ("3:0", "4:1"),
+        ("3:0", "4:0"),
+        ("3:2", "4:1"),
+        ("3:1", "(2,4):(1,2)"),
+        ("(2,4):(1,2)", "3:1"),
+        ("(8,(2,2)):(1,(8,16))", "4:2"),
+        ("(2,2):(1,2)", "(3,3):(3,1)"),
+        ("3:32", "32:1"),
+        ("3:2", "4:1"),
+        ("3:32", "128:1"),
+        ("3:32", "(8,8):(1,8)"),
+        ("3:32", "(8,8):(8,1)"),
+        ("((4,2)):((1,16))", "(4,4):(1,4)"),
+        ("((4,2)):((1,16))", "(4,2):(2,1)"),
+        ("((2,2),(2,2)):((1,4),(8,32))", "(2,2):(1,2)"),
+        ("((2,2),(2,2)):((1,4),(8,32))", "(2,2):(2,1)"),
+        ("((4,6)):((1,6))", "3:1"),
+    ];
+    for (a, b) in cases {
+        let (a, b) = (lay(a), lay(b));
+        let r = a
+            .logical_product(&b)
+            .unwrap_or_else(|e| panic!("CuTe's unit test multiplies {a} by {b}: {e}"));
+        assert_eq!(r.rank(), 2, "logical_product({a}, {b}) = {r}");
+        let as_mode = |l: &Layout| Layout::EMPTY.append(l).unwrap();
+        assert_eq!(
+            as_mode(&r.get(0).unwrap()),
+            as_mode(&a),
+            "logical_product({a}, {b}) = {r}"
+        );
+        assert!(
+            compatible(b.shape().as_tuple(), r.get(1).unwrap().shape().as_tuple()),
+            "logical_product({a}, {b}) = {r}: mode 1 is not compatible with B"
+        );
+    }
+}

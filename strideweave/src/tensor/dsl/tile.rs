@@ -108,35 +108,10 @@ impl<T: Tiler + ?Sized> Tiler for &T {
     }
 }
 
-/// `divide(A_i, T)`, extending `A_i` along its last mode first when the tile is larger
-/// than the mode (one partial tile), so the tile count is always `ceil(size / tile)`.
+/// `divide(A_i, T)`: the core pads a tile larger than the mode along its last mode (one
+/// partial tile, as C++ CuTe does), so the tile count is always `ceil(size / tile)`.
 const fn padded_divide(ai: &Layout, t: &Layout) -> Result<Layout, CoreError> {
-    if t.size() > ai.size() {
-        algebra::divide(&tri!(extend_last(ai, t.size())), t)
-    } else {
-        algebra::divide(ai, t)
-    }
-}
-
-/// `ai` continued along its last leaf (stride kept) to the least size `>= size`, so a
-/// tile of that size is one (partial) tile. Unlike composing with a longer `n:1`, this
-/// keeps the stride of an extent-1 last mode, which coordinates need.
-const fn extend_last(ai: &Layout, size: u64) -> Result<Layout, CoreError> {
-    let n = ai.leaf_count();
-    if n == 0 {
-        // an empty mode `()` has the one coordinate 0: continued, it stays at 0
-        return Layout::leaf(size, 0);
-    }
-    let last = ai.leaf_extent(n - 1);
-    let others = ai.size() / last;
-    let mut r = Layout::EMPTY;
-    let mut i = 0;
-    while i + 1 < n {
-        tri!(r.push_leaf(ai.leaf_extent(i), ai.leaf_stride(i)));
-        i += 1;
-    }
-    tri!(r.push_leaf(size.div_ceil(others), ai.leaf_stride(n - 1)));
-    r.validated()
+    algebra::divide(ai, t)
 }
 
 /// `(tiles, rests)`: mode `i` of A divided by tile `i`, halves gathered.

@@ -1,6 +1,7 @@
 //! `strideweave.eval(text)`: the `eval` calculator's language, evaluated by the core, its
 //! values returned as Python values.
 
+use crate::composed::{PyComposedLayout, PyCoordLayout, PySwizzle};
 use crate::errors::checked;
 use crate::layout::PyLayout;
 use crate::tree::{PyNode, PyTree};
@@ -37,7 +38,7 @@ fn tuple_items<'py>(
 }
 
 /// An integer tree as Python: an integer, or nested tuples of integers.
-fn int_tree<'py>(py: Python<'py>, t: &IntTuple) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn int_tree<'py>(py: Python<'py>, t: &IntTuple) -> PyResult<Bound<'py, PyAny>> {
     if t.is_scalar() {
         return Ok(t.leaf(0).into_pyobject(py)?.into_any());
     }
@@ -48,16 +49,27 @@ fn int_tree<'py>(py: Python<'py>, t: &IntTuple) -> PyResult<Bound<'py, PyAny>> {
 /// `zipped_divide`, `size`, `tree(...)`, ...) in the Rust core. Layouts come back as
 /// `Layout`, integer tuples as (nested) Python tuples or an `int`, tilers as lists of
 /// layouts, trees as `Tree`, profiles as lists of `Node`, booleans and `none` as `bool`
-/// and `None`; other values (swizzles such as `Sw<3,4,3> o (8,64):(64,1)`, coordinate
-/// layouts, slicing coordinates) as their notation string. Errors raise `ValueError` (syntax and value errors) or `TypeError`.
+/// and `None`, swizzles as `Swizzle`, swizzled layouts (`Sw<3,4,3> o (8,64):(64,1)`) as
+/// `ComposedLayout`, coordinate layouts (`(4,8):(1@0,1@1)`) as `CoordLayout`, pairs as
+/// 2-tuples; slicing coordinates and the `LayoutLeft`/`LayoutRight` orders as their
+/// notation string. Errors raise `ValueError` (syntax and value errors) or `TypeError`.
 ///
 /// >>> eval("zipped_divide((8,8):(8,1), [2:1,4:1])")
 /// Layout("((2,4),(4,2)):((8,1),(16,4))")
 /// >>> eval("size((2,(3,4)))"), eval("shape((2,(3,4)):(1,(2,6)))")
 /// (24, (2, (3, 4)))
+/// >>> eval("Sw<3,4,3> o (8,64):(64,1)")
+/// ComposedLayout("Sw<3,4,3> o (8,64):(64,1)")
+/// >>> eval("make_identity_layout((4,8))")
+/// CoordLayout("(4,8):(1@0,1@1)")
 #[pyfunction]
 pub fn eval<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match checked(core_eval(text))? {
+    value(py, checked(core_eval(text))?)
+}
+
+/// One `eval` value as a Python value.
+fn value(py: Python<'_>, v: Value) -> PyResult<Bound<'_, PyAny>> {
+    Ok(match v {
         Value::Tuple(t) => int_tree(py, &t)?,
         Value::Layout(l) => Bound::new(py, PyLayout(l))?.into_any(),
         Value::Tiler(tiles) => {
@@ -77,8 +89,12 @@ pub fn eval<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
                 .collect::<PyResult<Vec<_>>>()?;
             PyList::new(py, items)?.into_any()
         }
-        // Values with no Python class yet (swizzles, swizzled and coordinate layouts,
-        // slicing coordinates, pairs): their notation, which `eval` reads back.
+        Value::Swizzle(s) => Bound::new(py, PySwizzle(s))?.into_any(),
+        Value::Composed(c) => Bound::new(py, PyComposedLayout(c))?.into_any(),
+        Value::CoordLayout(c) => Bound::new(py, PyCoordLayout(c))?.into_any(),
+        Value::Pair(a, b) => PyTuple::new(py, [value(py, *a)?, value(py, *b)?])?.into_any(),
+        // Values with no Python class (slicing coordinates with `_`, tilers with holes,
+        // `LayoutLeft`/`LayoutRight`): their notation, which `eval` reads back.
         other => other.to_string().into_pyobject(py)?.into_any(),
     })
 }

@@ -2,6 +2,7 @@
 //! core. Each method converts its arguments, calls the core once and converts the result;
 //! adding an operation is one short method here (and one line in the `.pyi` stubs).
 
+use crate::composed::{PyComposedLayout, PySwizzle};
 use crate::convert::{mode_index, mode_range, tree_from_value, Role};
 use crate::errors::{checked, layout, type_error, type_name, value_error};
 use crate::int_tree::{PyShape, PyStride};
@@ -47,7 +48,7 @@ fn shape_arg(op: &str, obj: &Bound<'_, PyAny>) -> PyResult<Shape> {
 
 /// A tiler: a list or tuple of layouts, one per leading mode. `None` when `obj` is not a
 /// list or tuple; a `TypeError` when an entry is not a layout.
-fn as_tiler(op: &str, obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<Layout>>> {
+pub(crate) fn as_tiler(op: &str, obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<Layout>>> {
     if !obj.is_instance_of::<PyList>() && !obj.is_instance_of::<PyTuple>() {
         return Ok(None);
     }
@@ -72,7 +73,7 @@ fn as_tiler(op: &str, obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<Layout>>> {
 }
 
 /// A tiler argument, or a `TypeError` naming what was given.
-fn tiler_arg(op: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Layout>> {
+pub(crate) fn tiler_arg(op: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Layout>> {
     as_tiler(op, obj)?.ok_or_else(|| {
         type_error(format!(
             "{op}: expected a tiler (a list or tuple of Layouts), not {}",
@@ -81,18 +82,48 @@ fn tiler_arg(op: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Layout>> {
     })
 }
 
-fn layout_arg(op: &str, obj: &Bound<'_, PyAny>) -> PyResult<Layout> {
+pub(crate) fn layout_arg(op: &str, obj: &Bound<'_, PyAny>) -> PyResult<Layout> {
     as_layout(obj)
         .ok_or_else(|| type_error(format!("{op}: expected a Layout, not {}", type_name(obj))))
 }
 
 /// A coordinate key: an integer (expanded first mode fastest) or a nested iterable that
 /// follows the shape's hierarchy, with an integer allowed for any sub-tree.
-fn coord(key: &Bound<'_, PyAny>) -> PyResult<Coord> {
+pub(crate) fn coord(key: &Bound<'_, PyAny>) -> PyResult<Coord> {
     checked(Coord::from_tuple(tree_from_value(key, Role::Coord)?))
 }
 
+/// `text` HTML-escaped in a `<pre>` block (the notebook table of `show`).
+pub(crate) fn pre_block(text: &str) -> String {
+    let escaped = text
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    format!("<pre class=\"strideweave-layout\">{escaped}</pre>")
+}
+
 impl PyLayout {
+    /// `compose` with a Layout, a Shape, an integer or a tiler.
+    fn compose_layout(&self, b: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Some(l) = as_layout(b) {
+            return layout(self.0.compose(&l));
+        }
+        if let Some(s) = as_shape(b) {
+            return layout(self.0.compose(&s));
+        }
+        if is_integer(b)? {
+            let s = checked(Shape::from_tuple(tree_from_value(b, Role::Shape)?))?;
+            return layout(self.0.compose(&s));
+        }
+        match as_tiler("compose", b)? {
+            Some(tiles) => layout(self.0.compose(&tiles)),
+            None => Err(type_error(format!(
+                "compose: B must be a Layout, a Shape, a tiler (list or tuple of Layouts), a Swizzle or a ComposedLayout, not {}",
+                type_name(b)
+            ))),
+        }
+    }
+
     fn index_key(&self, key: &Bound<'_, PyAny>) -> PyResult<u64> {
         // An integer key goes straight to the core's `index_of` (what `index` does for a
         // scalar coordinate) without building a coordinate tree: the common case in loops.
@@ -106,6 +137,54 @@ impl PyLayout {
             }
         }
         checked(self.0.index(&coord(key)?))
+    }
+
+    /// CuTe's `complement(layout, shape)`: the rest mode counts tiles of the shape's modes
+    /// (CuTe's tuple `ceil_div(shape, span)`) instead of the integer `ceil(M / span)`,
+    /// where `span` is where `self`'s chain of strides ends (the largest `extent * stride`
+    /// of its filtered leaves). Coalesced, as CuTe's result is, that rest is one mode of
+    /// `size(ceil_div(shape, span))` tiles of `span`, which is exactly the core's integer
+    /// complement with cotarget `span * size(ceil_div(shape, span))`.
+    fn complement_shape(&self, cotarget: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let shape = match as_shape(cotarget) {
+            Some(s) => s,
+            None if cotarget.is_instance_of::<PyList>() || cotarget.is_instance_of::<PyTuple>() => {
+                checked(Shape::from_tuple(tree_from_value(cotarget, Role::Shape)?))?
+            }
+            None => {
+                return Err(type_error(format!(
+                    "complement: cotarget must be an integer or a Shape (or a tuple of extents), not {}",
+                    type_name(cotarget)
+                )))
+            }
+        };
+        let f = self.0.filter();
+        let span = (0..f.leaf_count())
+            .map(|i| f.leaf_extent(i) as u128 * f.leaf_stride(i) as u128)
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        // A chain ending past 64 bits leaves no room for a rest mode: any cotarget gives
+        // the same gaps (the core drops the last mode), so the largest one is passed.
+        let m = match u64::try_from(span) {
+            Err(_) => u64::MAX,
+            Ok(span) => {
+                let tiles = checked(strideweave::int_tuple_ops::ceil_div(
+                    shape.as_tuple(),
+                    &strideweave::IntTuple::scalar(span),
+                ))?;
+                checked(Shape::from_tuple(tiles))?
+                    .checked_size()
+                    .and_then(|n| n.checked_mul(span))
+                    .ok_or_else(|| {
+                        value_error(format!(
+                            "complement({}, {shape}): the cotarget's span overflows 64 bits",
+                            self.0
+                        ))
+                    })?
+            }
+        };
+        layout(self.0.complement(m))
     }
 
     fn grid(&self, max_cells: u64) -> PyResult<Grid> {
@@ -374,30 +453,36 @@ impl PyLayout {
     /// Functional composition `R(c) = self(B(c))` with a Layout, a Shape (one unit-stride
     /// tile per leading mode, an integer is a rank-1 shape) or a tiler (list or tuple of
     /// Layouts, one per leading mode, later modes kept). Errors name the failed
-    /// divisibility condition.
-    fn compose(&self, b: &Bound<'_, PyAny>) -> PyResult<Self> {
-        if let Some(l) = as_layout(b) {
-            return layout(self.0.compose(&l));
+    /// divisibility condition. With a `Swizzle` or a `ComposedLayout` the result is a
+    /// `ComposedLayout` (`compose_swizzle`, `compose_composed`).
+    fn compose(&self, py: Python<'_>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        if let Ok(sw) = b.cast::<PySwizzle>() {
+            return Ok(Py::new(py, self.compose_swizzle(sw.get())?)?.into_any());
         }
-        if let Some(s) = as_shape(b) {
-            return layout(self.0.compose(&s));
+        if let Ok(c) = b.cast::<PyComposedLayout>() {
+            return Ok(Py::new(py, self.compose_composed(c.get())?)?.into_any());
         }
-        if is_integer(b)? {
-            let s = checked(Shape::from_tuple(tree_from_value(b, Role::Shape)?))?;
-            return layout(self.0.compose(&s));
-        }
-        match as_tiler("compose", b)? {
-            Some(tiles) => layout(self.0.compose(&tiles)),
-            None => Err(type_error(format!(
-                "compose: B must be a Layout, a Shape or a tiler (list or tuple of Layouts), not {}",
-                type_name(b)
-            ))),
-        }
+        Ok(Py::new(py, self.compose_layout(b)?)?.into_any())
+    }
+
+    /// CuTe's `composition(Layout, Swizzle)`: `self ∘ Sw` rewritten as `Sw' o self`, where
+    /// `Sw'` carries the swizzle's bits through `self`; checked on every point, and a
+    /// `ValueError` where no such swizzle exists.
+    ///
+    /// >>> Layout("(8,8):(8,1)").compose_swizzle(Swizzle(3, 0, 3))
+    /// ComposedLayout("Sw<3,0,-3> o (8,8):(8,1)")
+    fn compose_swizzle(&self, sw: &PySwizzle) -> PyResult<PyComposedLayout> {
+        checked(self.0.compose_swizzle(&sw.0)).map(PyComposedLayout)
+    }
+
+    /// CuTe's `composition(Layout, ComposedLayout)` for offset 0: `Sw' o (self ∘ L)`.
+    fn compose_composed(&self, b: &PyComposedLayout) -> PyResult<PyComposedLayout> {
+        checked(self.0.compose_composed(&b.0)).map(PyComposedLayout)
     }
 
     /// Whether `self.compose(b)` is admitted (the same checks, no exception).
-    fn can_compose(&self, b: &Bound<'_, PyAny>) -> PyResult<bool> {
-        match self.compose(b) {
+    fn can_compose(&self, py: Python<'_>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match self.compose(py, b) {
             Ok(_) => Ok(true),
             Err(e) if e.is_instance_of::<pyo3::exceptions::PyValueError>(b.py()) => Ok(false),
             Err(e) => Err(e),
@@ -413,12 +498,10 @@ impl PyLayout {
     fn complement(&self, cotarget: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let m = match cotarget {
             None => self.0.cosize(),
-            Some(c) => crate::convert::index_value(c, Role::Cotarget)?.ok_or_else(|| {
-                type_error(format!(
-                    "complement: cotarget must be an integer, not {}",
-                    type_name(c)
-                ))
-            })?,
+            Some(c) => match crate::convert::index_value(c, Role::Cotarget)? {
+                Some(m) => m,
+                None => return self.complement_shape(c),
+            },
         };
         layout(self.0.complement(m))
     }
@@ -604,12 +687,7 @@ impl PyLayout {
     /// Jupyter's HTML hook: the `show` table in a `<pre>` block, or `None` when too large.
     fn _repr_html_(&self) -> Option<String> {
         self.grid(SHOW_MAX_CELLS).ok()?;
-        let text = self.show();
-        let escaped = text
-            .replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;");
-        Some(format!("<pre class=\"strideweave-layout\">{escaped}</pre>"))
+        Some(pre_block(&self.show()))
     }
 
     /// CuTe notation, e.g. `(2,(3,4)):(1,(10,100))`.

@@ -4,6 +4,7 @@
 //! NumPy helpers `pack` and `unpack`.
 
 mod buffer;
+mod composed;
 mod convert;
 mod errors;
 mod eval;
@@ -19,6 +20,10 @@ fn _strideweave(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<int_tree::PyShape>()?;
     m.add_class::<int_tree::PyStride>()?;
     m.add_class::<layout::PyLayout>()?;
+    m.add_class::<composed::PySwizzle>()?;
+    m.add_class::<composed::PyComposedLayout>()?;
+    m.add_class::<composed::PyBasis>()?;
+    m.add_class::<composed::PyCoordLayout>()?;
     m.add_class::<tree::PyNode>()?;
     m.add_class::<tree::PyNodeId>()?;
     m.add_class::<tree::PyTree>()?;

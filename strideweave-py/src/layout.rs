@@ -124,7 +124,7 @@ impl PyLayout {
         }
     }
 
-    fn index_key(&self, key: &Bound<'_, PyAny>) -> PyResult<u64> {
+    pub(crate) fn index_key(&self, key: &Bound<'_, PyAny>) -> PyResult<u64> {
         // An integer key goes straight to the core's `index_of` (what `index` does for a
         // scalar coordinate) without building a coordinate tree: the common case in loops.
         if key.is_instance_of::<PyInt>() {

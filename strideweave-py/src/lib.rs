@@ -6,6 +6,7 @@
 mod buffer;
 mod composed;
 mod convert;
+mod dsl;
 mod errors;
 mod eval;
 mod int_tree;
@@ -31,6 +32,16 @@ fn _strideweave(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tensor::PyOp>()?;
     m.add_class::<tensor::PyPortRequirement>()?;
     m.add_class::<tensor::PyPlan>()?;
+    m.add_class::<dsl::PyTensor>()?;
+    m.add_class::<dsl::PyIdentityTensor>()?;
+    m.add_function(wrap_pyfunction!(dsl::make_identity_tensor, m)?)?;
+    m.add_function(wrap_pyfunction!(dsl::zipped_divide, m)?)?;
+    m.add_function(wrap_pyfunction!(dsl::tiled_divide, m)?)?;
+    m.add_function(wrap_pyfunction!(dsl::local_tile, m)?)?;
+    m.add_function(wrap_pyfunction!(dsl::local_partition, m)?)?;
+    m.add_function(wrap_pyfunction!(dsl::copy, m)?)?;
+    m.add_function(wrap_pyfunction!(dsl::copy_if, m)?)?;
+    m.add_function(wrap_pyfunction!(dsl::fill, m)?)?;
     m.add_function(wrap_pyfunction!(tensor::prepare, m)?)?;
     m.add_function(wrap_pyfunction!(eval::eval, m)?)?;
     m.add("TensorError", m.py().get_type::<errors::TensorError>())?;

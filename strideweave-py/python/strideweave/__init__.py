@@ -12,8 +12,13 @@ failures raise ``ValueError`` or ``TypeError`` naming the values.
 >>> Layout("(8,8):(8,1)").zipped_divide([Layout("2:1"), Layout("4:1")])
 Layout("((2,4),(4,2)):((8,1),(16,4))")
 
-Tensors: ``TensorSpec``, ``prepare(op, inputs, outputs)`` and ``Plan.run`` on NumPy
-arrays or any buffer, plus the NumPy helpers ``pack`` and ``unpack``.
+Swizzled layouts (``Swizzle``, ``ComposedLayout``) and coordinate layouts
+(``CoordLayout``, ``Basis``) are the core's types too. The tensor DSL, CuTe-DSL style:
+``Tensor(array, layout)`` views a NumPy array or buffer through a layout, with
+``zipped_divide``, ``tiled_divide``, ``local_tile``, ``local_partition``, ``copy``,
+``copy_if``, ``fill`` and ``make_identity_tensor``. Tensor plans: ``TensorSpec``,
+``prepare(op, inputs, outputs)`` and ``Plan.run`` on NumPy arrays or any buffer, plus the
+NumPy helpers ``pack`` and ``unpack``.
 """
 
 from ._strideweave import (
@@ -22,6 +27,7 @@ from ._strideweave import (
     Basis,
     ComposedLayout,
     CoordLayout,
+    IdentityTensor,
     Layout,
     Node,
     NodeId,
@@ -31,11 +37,20 @@ from ._strideweave import (
     Shape,
     Stride,
     Swizzle,
+    Tensor,
     TensorError,
     TensorSpec,
     Tree,
+    copy,
+    copy_if,
     eval,
+    fill,
+    local_partition,
+    local_tile,
+    make_identity_tensor,
     prepare,
+    tiled_divide,
+    zipped_divide,
 )
 from ._numpy import numpy_dtype, pack, spec_of, unpack
 
@@ -52,6 +67,7 @@ __all__ = [
     "Basis",
     "ComposedLayout",
     "CoordLayout",
+    "IdentityTensor",
     "Layout",
     "Node",
     "NodeId",
@@ -61,14 +77,23 @@ __all__ = [
     "Shape",
     "Stride",
     "Swizzle",
+    "Tensor",
     "TensorError",
     "TensorSpec",
     "Tree",
+    "copy",
+    "copy_if",
     "eval",
+    "fill",
+    "local_partition",
+    "local_tile",
+    "make_identity_tensor",
     "numpy_dtype",
     "pack",
     "prepare",
     "spec_of",
+    "tiled_divide",
     "unpack",
+    "zipped_divide",
 ]
 

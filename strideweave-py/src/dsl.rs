@@ -90,7 +90,11 @@ fn has_hole(key: &Bound<'_, PyAny>) -> PyResult<bool> {
 }
 
 /// The notation of a slicing key (`_` for `None` and `:`), read back by the core.
-fn write_slice_key(key: &Bound<'_, PyAny>, out: &mut String, depth: usize) -> PyResult<()> {
+pub(crate) fn write_slice_key(
+    key: &Bound<'_, PyAny>,
+    out: &mut String,
+    depth: usize,
+) -> PyResult<()> {
     if depth > strideweave::MAX_NODES {
         return Err(value_error("slice key: nested too deeply"));
     }

@@ -93,6 +93,13 @@ pub(crate) fn coord(key: &Bound<'_, PyAny>) -> PyResult<Coord> {
     checked(Coord::from_tuple(tree_from_value(key, Role::Coord)?))
 }
 
+/// A slicing coordinate: integers, nested lists or tuples, and `None` or `:` for CuTe's `_`.
+fn slice_coord(key: &Bound<'_, PyAny>) -> PyResult<strideweave::SliceCoord> {
+    let mut text = String::new();
+    crate::dsl::write_slice_key(key, &mut text, 0)?;
+    checked(text.parse())
+}
+
 /// `text` HTML-escaped in a `<pre>` block (the notebook table of `show`).
 pub(crate) fn pre_block(text: &str) -> String {
     let escaped = text
@@ -664,6 +671,29 @@ impl PyLayout {
     /// `self`'s elements interleaved across `b`'s copies: mode `i` is `(b_i, self_i)`.
     fn raked_product(&self, b: &Bound<'_, PyAny>) -> PyResult<Self> {
         layout(self.0.raked_product(&layout_arg("raked_product", b)?))
+    }
+
+    /// CuTe's `slice_and_offset`: the modes under each `None` (CuTe's `_`) of `coord`, as
+    /// a layout, and the index of `coord` with every `_` read as 0 (where the slice starts).
+    ///
+    /// >>> Layout("(4,(2,3)):(1,(4,8))").slice_and_offset([None, [1, 2]])
+    /// (Layout("4:1"), 20)
+    fn slice_and_offset(&self, coord: &Bound<'_, PyAny>) -> PyResult<(Self, u64)> {
+        let (l, o) = checked(self.0.slice_and_offset(&slice_coord(coord)?))?;
+        Ok((PyLayout(l), o))
+    }
+
+    /// CuTe's `slice(coord, layout)`: the modes under each `None` of `coord`.
+    fn slice_coord(&self, coord: &Bound<'_, PyAny>) -> PyResult<Self> {
+        layout(self.0.slice_coord(&slice_coord(coord)?))
+    }
+
+    /// CuTe's `dice(coord, layout)`: the modes under the integers of `coord`.
+    ///
+    /// >>> Layout("(4,8,2):(1,4,32)").dice([None, 2, 1])
+    /// Layout("(8,2):(4,32)")
+    fn dice(&self, coord: &Bound<'_, PyAny>) -> PyResult<Self> {
+        layout(self.0.dice(&slice_coord(coord)?))
     }
 
     /// The properties and CuTe-style index table of `strideweave show`, as text.

@@ -325,3 +325,39 @@ def test_complement_with_a_shape_examples():
         a.complement("24")
     with pytest.raises(ValueError):
         a.complement(Shape(0))
+
+
+# --- slicing coordinates with `_` (CuTe's slice, dice, slice_and_offset) --------------
+
+
+def test_slice_and_dice_with_none_for_cutes_underscore():
+    """WHEN a coordinate holds None or `:` (CuTe's `_`) THEN slice keeps, dice drops those modes."""
+    a = Layout("(4,(2,3)):(1,(4,8))")
+    assert a.slice_and_offset([None, [1, 2]]) == (Layout("4:1"), 20)
+    assert a.slice_and_offset((slice(None), (1, 2))) == a.slice_and_offset([None, [1, 2]])
+    assert a.slice_coord([None, [1, 2]]) == Layout("4:1")
+    assert a.dice([None, [1, 2]]) == Layout("(2,3):(4,8)")
+    assert Layout("(4,8,2):(1,4,32)").dice([None, 2, 1]) == Layout("(8,2):(4,32)")
+    assert a.slice_and_offset([2, [None, 1]]) == (Layout("2:4"), 2 + 8)
+    with pytest.raises(ValueError, match="does not match the hierarchy"):
+        a.slice_and_offset([None, 1, 2])
+    with pytest.raises(TypeError, match="whole modes"):
+        a.slice_and_offset([slice(0, 2), 1])
+
+
+@given(layouts(budget=64), st.data())
+def test_slice_and_offset_is_the_layout_with_fixed_modes(lay, data):
+    """Law: fixing top-level modes at random coordinates and keeping the rest, the slice
+    at key k plus the offset is the layout at the coordinate with k in the kept modes."""
+    keep = [data.draw(st.booleans()) for _ in range(lay.rank)]
+    fixed = [data.draw(st.integers(0, lay[i].size - 1)) for i in range(lay.rank)]
+    key = [None if keep[i] else fixed[i] for i in range(lay.rank)] if lay.rank > 1 else (None if keep[0] else fixed[0])
+    sliced, offset = lay.slice_and_offset(key)
+    kept = [i for i in range(lay.rank) if keep[i]]
+    for k in range(sliced.size):
+        coord, rest = list(fixed), k
+        for i in kept:
+            coord[i] = rest % lay[i].size
+            rest //= lay[i].size
+        full = coord if lay.rank > 1 else coord[0]
+        assert sliced(k) + offset == lay(full)

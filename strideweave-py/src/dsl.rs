@@ -778,6 +778,15 @@ impl PyIdentityTensor {
         PyTuple::new(py, &self.0.coord(k)[..self.0.rank()])
     }
 
+    /// The coordinate at integer key `key` (the Rust name of `ident[key]`).
+    fn coord<'py>(
+        &self,
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        self.__getitem__(py, key)
+    }
+
     /// Whether the coordinate at `key` lies inside the original shape (CuTe's
     /// `elem_less(coord, shape)`); `False` for a key past the size.
     fn in_bounds(&self, key: u64) -> bool {

@@ -497,10 +497,14 @@ impl PyLayout {
     }
 
     /// The index factors `self` leaves out, so that `(self, complement)` is injective and
-    /// spans `[0, cotarget)`; `cotarget` defaults to `self.cosize` as in CuTe.
+    /// spans `[0, cotarget)`; `cotarget` defaults to `self.cosize` as in CuTe. A `Shape`
+    /// (or a tuple of extents) is CuTe's `complement(layout, shape)`: the rest mode counts
+    /// the tiles of the tuple `ceil_div(shape, span)`. Any other cotarget is a `TypeError`.
     ///
     /// >>> Layout(Shape(2, 2), Stride(1, 6)).complement(24)
     /// Layout("(3,2):(2,12)")
+    /// >>> Layout("2:1").complement(Shape(3, 3)), Layout("2:1").complement(9)
+    /// (Layout("6:2"), Layout("5:2"))
     #[pyo3(signature = (cotarget = None))]
     fn complement(&self, cotarget: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let m = match cotarget {

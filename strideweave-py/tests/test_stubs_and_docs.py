@@ -92,7 +92,7 @@ def test_docstring_examples_run(name, obj):
 
 def test_examples_cover_the_main_entry_points():
     names = {n for n, _ in documented_objects()}
-    for name in ["strideweave", "Shape", "Layout", "Tree", "Node", "TensorSpec", "prepare", "pack", "Layout.complement", "Layout.zipped_divide", "Layout.permute"]:
+    for name in ["strideweave", "Shape", "Layout", "Tree", "Node", "TensorSpec", "prepare", "pack", "Layout.complement", "Layout.zipped_divide", "Layout.permute", "Swizzle", "ComposedLayout", "CoordLayout", "Tensor", "IdentityTensor", "local_tile", "local_partition", "copy", "copy_if", "fill", "zipped_divide"]:
         assert name in names, name
 
 

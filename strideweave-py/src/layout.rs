@@ -72,6 +72,43 @@ pub(crate) fn as_tiler(op: &str, obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<
     Ok(Some(tiles))
 }
 
+/// A tiler with CuTe's `_` (`None`) entries: `Some` only for a list or tuple holding at
+/// least one `None`, the other entries Layouts (a `TypeError` otherwise).
+pub(crate) fn as_holed_tiler(
+    op: &str,
+    obj: &Bound<'_, PyAny>,
+) -> PyResult<Option<Vec<Option<Layout>>>> {
+    if !obj.is_instance_of::<PyList>() && !obj.is_instance_of::<PyTuple>() {
+        return Ok(None);
+    }
+    let items: Vec<Bound<'_, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
+    if !items.iter().any(|i| i.is_none()) {
+        return Ok(None);
+    }
+    if items.len() > strideweave::MAX_LEAVES {
+        return Err(value_error(format!(
+            "{op}: a tiler of more than {} tiles is longer than any layout",
+            strideweave::MAX_LEAVES
+        )));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            if item.is_none() {
+                return Ok(None);
+            }
+            as_layout(item).map(Some).ok_or_else(|| {
+                type_error(format!(
+                    "{op}: tiler entry {i} is {}, not a Layout or None",
+                    type_name(item)
+                ))
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()
+        .map(Some)
+}
+
 /// A tiler argument, or a `TypeError` naming what was given.
 pub(crate) fn tiler_arg(op: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Layout>> {
     as_tiler(op, obj)?.ok_or_else(|| {
@@ -112,6 +149,9 @@ pub(crate) fn pre_block(text: &str) -> String {
 impl PyLayout {
     /// `compose` with a Layout, a Shape, an integer or a tiler.
     fn compose_layout(&self, b: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Some(tiles) = as_holed_tiler("compose", b)? {
+            return layout(self.0.compose_by_mode(&tiles));
+        }
         if let Some(l) = as_layout(b) {
             return layout(self.0.compose(&l));
         }
@@ -532,6 +572,9 @@ impl PyLayout {
     /// Divides each leading mode by its tile (a list or tuple of Layouts, or a Shape of
     /// unit-stride tiles) and keeps the later modes.
     fn divide_tiler(&self, b: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Some(tiles) = as_holed_tiler("divide", b)? {
+            return layout(self.0.divide_by_mode(&tiles));
+        }
         if let Some(s) = as_shape(b) {
             return layout(self.0.divide_shape(&s));
         }
@@ -579,6 +622,9 @@ impl PyLayout {
     /// >>> Layout("(2,2):(1,2)").logical_product(Layout("3:1"))
     /// Layout("((2,2),3):((1,2),4)")
     fn logical_product(&self, b: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Some(tiles) = as_holed_tiler("logical_product", b)? {
+            return layout(self.0.logical_product_by_mode(&tiles));
+        }
         if let Some(tiles) = as_tiler("logical_product", b)? {
             return layout(self.0.logical_product_tiler(&tiles));
         }
@@ -675,6 +721,67 @@ impl PyLayout {
     /// `self`'s elements interleaved across `b`'s copies: mode `i` is `(b_i, self_i)`.
     fn raked_product(&self, b: &Bound<'_, PyAny>) -> PyResult<Self> {
         layout(self.0.raked_product(&layout_arg("raked_product", b)?))
+    }
+
+    /// `self` over `old_bits`-wide elements as a layout over `new_bits`-wide elements
+    /// (CuTe's `recast_layout<Old, New>`).
+    ///
+    /// >>> Layout("(4,8):(1,4)").recast(16, 32)
+    /// Layout("(2,8):(1,2)")
+    fn recast(&self, old_bits: u64, new_bits: u64) -> PyResult<Self> {
+        layout(self.0.recast(old_bits, new_bits))
+    }
+
+    /// Coalesce by mode (CuTe's `coalesce(layout, profile)`): an integer in `profile`
+    /// coalesces the whole mode under it; modes past the profile are kept.
+    ///
+    /// >>> Layout("(2,(1,6)):(1,(6,2))").coalesce_by((1, 1))
+    /// Layout("(2,6):(1,2)")
+    fn coalesce_by(&self, profile: &Bound<'_, PyAny>) -> PyResult<Self> {
+        layout(self.0.coalesce_by(&tree_from_value(profile, Role::Coord)?))
+    }
+
+    /// The top-level modes `modes[0]`, `modes[1]`, ... (repeats allowed; CuTe's `select`).
+    ///
+    /// >>> Layout("(2,(3,4),5):(1,(2,6),24)").select(2, 0)
+    /// Layout("(5,2):(24,1)")
+    #[pyo3(signature = (*modes))]
+    fn select(&self, modes: &Bound<'_, PyTuple>) -> PyResult<Self> {
+        let entries = order_entries(modes)?;
+        let modes = entries
+            .iter()
+            .map(|&m| {
+                usize::try_from(m).map_err(|_| {
+                    value_error(format!(
+                        "select({}, {entries:?}): mode {m} is out of range",
+                        self.0
+                    ))
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        layout(self.0.select(&modes))
+    }
+
+    /// `self` with top-level mode `i` replaced by `x` (CuTe's `replace`).
+    ///
+    /// >>> Layout("(2,3):(1,2)").replace(1, Layout("(4,5):(6,24)"))
+    /// Layout("(2,(4,5)):(1,(6,24))")
+    fn replace(&self, i: usize, x: &Bound<'_, PyAny>) -> PyResult<Self> {
+        layout(self.0.replace(i, &layout_arg("replace", x)?))
+    }
+
+    /// The compact layout of `shape` whose items are laid out in increasing `order` (ties
+    /// left to right): CuTe's `make_ordered_layout`.
+    ///
+    /// >>> Layout.make_ordered_layout(Shape(2, 2, 2, 2), (0, 2, 3, 1))
+    /// Layout("(2,2,2,2):(1,4,8,2)")
+    #[staticmethod]
+    fn make_ordered_layout(shape: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let s = shape_arg("make_ordered_layout", shape)?;
+        layout(Layout::make_ordered_layout(
+            &s,
+            &tree_from_value(order, Role::Coord)?,
+        ))
     }
 
     /// CuTe's `slice_and_offset`: the modes under each `None` (CuTe's `_`) of `coord`, as

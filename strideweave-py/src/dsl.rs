@@ -515,7 +515,18 @@ impl PyTensor {
 /// buffer's struct format; and the item size in bytes.
 fn elem_kind(data: &Bound<'_, PyAny>) -> PyResult<(String, usize, bool)> {
     if let Ok(dt) = data.getattr("dtype") {
-        let key = format!("{}{}", dt.getattr("str")?, dt.getattr("name")?);
+        // a native-order scalar type by its struct character, as a memoryview names it
+        // (so a float32 array and an `array.array("f")` hold the same elements); other
+        // dtypes (explicit byte order, structured, extension types) by their full name
+        let native = dt.getattr("byteorder")?.extract::<String>()? != ">"
+            && dt.getattr("byteorder")?.extract::<String>()? != "<"
+            && dt.getattr("kind")?.extract::<String>()? != "V"
+            && dt.getattr("isbuiltin")?.extract::<i64>()? == 1;
+        let key = if native {
+            dt.getattr("char")?.extract::<String>()?
+        } else {
+            format!("{}{}", dt.getattr("str")?, dt.getattr("name")?)
+        };
         return Ok((key, dt.getattr("itemsize")?.extract()?, true));
     }
     let mv = data

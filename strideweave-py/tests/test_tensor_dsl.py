@@ -220,6 +220,9 @@ def test_copy_converts_numpy_dtypes_and_checks_sizes():
         copy(Tensor(a, "32:1"), Tensor(np.zeros(16), "16:1"))
     with pytest.raises(TypeError):
         copy(Tensor(a, "4:1"), Tensor(bytearray(4), "4:1"))
+    f = array.array("f", [0.0] * 4)                  # the same element type as float32
+    copy(Tensor(np.arange(4, dtype=np.float32), "4:1"), Tensor(f, "4:1"))
+    assert f.tolist() == [0.0, 1.0, 2.0, 3.0]
     ro = np.zeros(4)
     ro.flags.writeable = False
     with pytest.raises(ValueError):

@@ -586,6 +586,7 @@ fn copy_elems<const K: usize>(
     ls: Layout,
     ld: Layout,
     mask: &Mask,
+    plan: Option<&dsl::CopyPlan>,
 ) -> Result<(), LayoutError> {
     // SAFETY: `[u8; K]` has alignment 1 and size K; the lengths are whole elements of
     // the byte slices.
@@ -594,9 +595,10 @@ fn copy_elems<const K: usize>(
         unsafe { std::slice::from_raw_parts_mut(dst.as_mut_ptr() as *mut [u8; K], dst.len() / K) };
     let st = Tensor::new(s, ls)?;
     let mut dt = Tensor::new(d, ld)?;
-    match mask {
-        Mask::All => dsl::copy(&st, &mut dt),
-        Mask::Keys(_) => dsl::copy_if(|k| mask.keeps(k), &st, &mut dt),
+    match (mask, plan) {
+        (Mask::All, Some(p)) => p.copy(&st, &mut dt),
+        (Mask::All, None) => dsl::copy(&st, &mut dt),
+        (Mask::Keys(_), _) => dsl::copy_if(|k| mask.keeps(k), &st, &mut dt),
     }
 }
 
@@ -607,6 +609,18 @@ fn copy_impl(
     src: &PyTensor,
     dst: &PyTensor,
     pred: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    copy_planned(py, src, dst, pred, None)
+}
+
+/// [`copy_impl`] with a plan made beforehand for exactly these layouts (used on the byte
+/// path; the NumPy path converts element by element).
+fn copy_planned(
+    py: Python<'_>,
+    src: &PyTensor,
+    dst: &PyTensor,
+    pred: Option<&Bound<'_, PyAny>>,
+    plan: Option<&dsl::CopyPlan>,
 ) -> PyResult<()> {
     let (ls, ld) = (src.layout, dst.layout);
     if ls.size() != ld.size() {
@@ -642,11 +656,11 @@ fn copy_impl(
         };
         let d: &mut [u8] = unsafe { std::slice::from_raw_parts_mut(db.addr as *mut u8, db.span) };
         let r = match size {
-            1 => copy_elems::<1>(s, d, ls, ld, &mask),
-            2 => copy_elems::<2>(s, d, ls, ld, &mask),
-            4 => copy_elems::<4>(s, d, ls, ld, &mask),
-            8 => copy_elems::<8>(s, d, ls, ld, &mask),
-            _ => copy_elems::<16>(s, d, ls, ld, &mask),
+            1 => copy_elems::<1>(s, d, ls, ld, &mask, plan),
+            2 => copy_elems::<2>(s, d, ls, ld, &mask, plan),
+            4 => copy_elems::<4>(s, d, ls, ld, &mask, plan),
+            8 => copy_elems::<8>(s, d, ls, ld, &mask, plan),
+            _ => copy_elems::<16>(s, d, ls, ld, &mask, plan),
         };
         return checked(r);
     }
@@ -1038,4 +1052,70 @@ pub fn copy_if(
 pub fn fill(dst: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
     let py = dst.py();
     fill_impl(py, tensor_arg("fill", "destination", dst)?.get(), value)
+}
+
+/// CuTe's copy plan, made once for a pair of layouts: how many elements move at once
+/// (`vector`, the layouts' longest common contiguous run, checked) and in how many runs.
+/// `plan.copy(src, dst)` copies tensors of exactly these layouts without planning again:
+/// the loop of a kernel that copies many tiles of one layout.
+///
+/// >>> plan = CopyPlan(Layout("(4,8):(8,1)"), Layout("(4,8):(16,1)"))
+/// >>> plan.vector, plan.runs
+/// (8, 4)
+#[pyclass(frozen, module = "strideweave", name = "CopyPlan")]
+pub struct PyCopyPlan {
+    plan: dsl::CopyPlan,
+    src: Layout,
+    dst: Layout,
+}
+
+#[pymethods]
+impl PyCopyPlan {
+    /// The plan for moving `src`'s elements (key order) into `dst`'s; the sizes must match.
+    #[new]
+    fn new(src: &Bound<'_, PyAny>, dst: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let s = crate::layout::layout_arg("CopyPlan", src)?;
+        let d = crate::layout::layout_arg("CopyPlan", dst)?;
+        Ok(PyCopyPlan {
+            plan: checked(dsl::CopyPlan::new(&s, &d))?,
+            src: s,
+            dst: d,
+        })
+    }
+
+    /// Elements moved at once.
+    #[getter]
+    fn vector(&self) -> u64 {
+        self.plan.vector()
+    }
+
+    /// Number of runs.
+    #[getter]
+    fn runs(&self) -> u64 {
+        self.plan.runs()
+    }
+
+    /// `dst[k] = src[k]` with this plan; the tensors' layouts must be the planned ones.
+    fn copy(&self, src: &Bound<'_, PyAny>, dst: &Bound<'_, PyAny>) -> PyResult<()> {
+        let py = src.py();
+        let s = tensor_arg("CopyPlan.copy", "source", src)?.get();
+        let d = tensor_arg("CopyPlan.copy", "destination", dst)?.get();
+        if s.layout != self.src || d.layout != self.dst {
+            return Err(value_error(format!(
+                "copy plan for {} -> {} used with {} -> {}",
+                self.src, self.dst, s.layout, d.layout
+            )));
+        }
+        copy_planned(py, s, d, None, Some(&self.plan))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<CopyPlan {} -> {}: {} runs of {}>",
+            self.src,
+            self.dst,
+            self.plan.runs(),
+            self.plan.vector()
+        )
+    }
 }

@@ -34,6 +34,7 @@ fn _strideweave(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tensor::PyPlan>()?;
     m.add_class::<dsl::PyTensor>()?;
     m.add_class::<dsl::PyIdentityTensor>()?;
+    m.add_class::<dsl::PyCopyPlan>()?;
     m.add_function(wrap_pyfunction!(dsl::make_identity_tensor, m)?)?;
     m.add_function(wrap_pyfunction!(dsl::zipped_divide, m)?)?;
     m.add_function(wrap_pyfunction!(dsl::tiled_divide, m)?)?;

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strideweave import (
+    CopyPlan,
     IdentityTensor,
     Layout,
     Shape,
@@ -333,3 +334,20 @@ def test_bfloat16_arrays_copy_and_fill_through_the_byte_path():
     c = np.zeros(16, np.float32)
     copy(Tensor(a, "16:1"), Tensor(c, "16:1"))          # bf16 -> f32 by NumPy
     assert c.tolist() == list(range(16))
+
+
+def test_a_copy_plan_is_made_once_and_checks_its_layouts():
+    """WHEN a plan is made for two layouts THEN it names the common run and copies only those layouts."""
+    plan = CopyPlan(Layout("(4,8):(8,1)"), Layout("(4,8):(16,1)"))
+    assert (plan.vector, plan.runs) == (8, 4)
+    a, b = np.arange(32.0), np.zeros(64)
+    plan.copy(Tensor(a, "(4,8):(8,1)"), Tensor(b, "(4,8):(16,1)"))
+    assert b[16 + 3] == 11 and b[8] == 0
+    assert (CopyPlan(Layout("(4,8):(8,1)"), Layout("(4,8):(1,4)")).vector) == 1
+    with pytest.raises(ValueError, match="copy plan for"):
+        plan.copy(Tensor(a, "(4,8):(1,4)"), Tensor(b, "(4,8):(16,1)"))
+    with pytest.raises(ValueError, match="elements"):
+        CopyPlan(Layout("4:1"), Layout("8:1"))
+    c = np.zeros(64, dtype=np.float32)                 # a dtype conversion: NumPy, same plan check
+    plan.copy(Tensor(a, "(4,8):(8,1)"), Tensor(c, "(4,8):(16,1)"))
+    assert c[16 + 3] == 11

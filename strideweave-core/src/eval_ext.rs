@@ -303,11 +303,14 @@ fn composed_call(name: &str, c: &ComposedLayout, args: &[Value]) -> Result<Value
                 other => return Err(unsupported(name, &other)),
             }
         }
-        "compose" if matches!(args.get(1), Some(Value::Swizzle(_) | Value::Composed(_))) => {
-            return Err(LayoutError::type_error(format!(
-                "compose of a swizzled layout with {}: compose the swizzles first",
-                args[1].kind()
-            )))
+        "compose"
+            if args.len() == 2 && matches!(args[1], Value::Swizzle(_) | Value::Composed(_)) =>
+        {
+            composed(match &args[1] {
+                Value::Swizzle(sw) => c.compose_swizzle(sw)?,
+                Value::Composed(b) => c.compose_composed(b)?,
+                other => return Err(unsupported(name, other)),
+            })
         }
         n if INNER_QUERY.contains(&n) => inner()?,
         n if REWRAP.contains(&n) => composed(c.map_layout(|l| match on(l)? {

@@ -313,6 +313,28 @@ fn cute_core_composition_swizzle_of_swizzle() {
     ));
 }
 
+/// `TEST(CuTe_core, Composition)`, the scaled-basis cases: B's strides are coordinate
+/// directions (`E<1>`, `E<0>`, `E<1,1>`), so `B(c)` is a coordinate of A and
+/// `R(c) == A(B(c))`. Worked by hand: `(4,4):(1@1,1@0)` sends `(i,j)` to `(j,i)`, which A
+/// maps to `4j + i`; `(2,4):(1@1@1,1@0)` sends `(i,j)` to `(j,(0,i))`, which A maps to
+/// `6j + i`.
+#[test]
+fn cute_core_composition_scaled_basis() {
+    use strideweave::CoordLayout;
+    for (a, b, want) in [
+        ("(4,4):(4,1)", "(4,4):(1@1,1@0)", "(4,4):(1,4)"),
+        ("(4,(2,3)):(6,(3,1))", "(2,4):(1@1@1,1@0)", "(2,4):(1,6)"),
+    ] {
+        let (a, t): (Layout, CoordLayout) = (lay(a), b.parse().unwrap());
+        let r = a.compose_coord(&t).unwrap();
+        assert_eq!(r, lay(want), "compose({a}, {t})");
+        assert!(compatible(t.shape().as_tuple(), r.shape().as_tuple()));
+        assert_eq!(eval_line(&format!("compose({a}, {t})")), want);
+    }
+    // a direction A does not have is an error, not a guess
+    assert!(is_value_error("compose((4,4):(4,1), (4,4):(1@2,1@0))"));
+}
+
 // ---------------------------------------------------------------------------------------
 // logical_divide.cpp
 // ---------------------------------------------------------------------------------------

@@ -239,6 +239,7 @@ pub(crate) fn call(name: &str, args: &[Value]) -> Result<Option<Value>, LayoutEr
         Value::Layout(a) if name == "compose" && args.len() == 2 => match &args[1] {
             Value::Swizzle(sw) => composed(a.compose_swizzle(sw)?),
             Value::Composed(b) => composed(a.compose_composed(b)?),
+            Value::CoordLayout(b) => Value::Layout(a.compose_coord(b)?),
             _ => return Err(unsupported(name, &args[1])),
         },
         _ => {

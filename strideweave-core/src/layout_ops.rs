@@ -310,3 +310,66 @@ impl Layout {
         r.validated().map_err(|e| LayoutError::from_core(ctx(), e))
     }
 }
+
+impl Layout {
+    /// CuTe's `composition(Layout, B)` for a `B` with scaled-basis strides (a coordinate
+    /// layout): `R(c) = A(B(c))`, `B(c)` being a coordinate of A. Each leaf `s:k@p` of B
+    /// walks mode `p` of A (a path into A's hierarchy) at stride `k`, so it becomes
+    /// `compose(mode p of A, s:k)`; a stride-0 leaf stays `s:0`. The result has B's
+    /// hierarchy with each leaf replaced by its composition.
+    ///
+    /// ```
+    /// use strideweave::{CoordLayout, Layout};
+    /// let a: Layout = "(4,4):(4,1)".parse().unwrap();
+    /// let t: CoordLayout = "(4,4):(1@1,1@0)".parse().unwrap();
+    /// assert_eq!(a.compose_coord(&t).unwrap().to_string(), "(4,4):(1,4)");
+    /// ```
+    pub fn compose_coord(&self, b: &crate::CoordLayout) -> Result<Layout, LayoutError> {
+        let what = || format!("compose({self}, {b})");
+        let shape = *b.shape().as_tuple();
+        let mut stack = vec![Layout::EMPTY];
+        let mut leaf = 0;
+        for node in shape.recipe() {
+            match node {
+                crate::Node::Leaf => {
+                    let s = shape.leaf(leaf);
+                    let r = match b.leaf_stride(leaf) {
+                        (k, Some(basis)) => {
+                            let mut sub = *self;
+                            for &m in basis.path() {
+                                sub = sub.get(m as usize).map_err(|e| {
+                                    LayoutError::value(format!(
+                                        "{}: B's stride {k}{basis} names a mode A does not \
+                                         have ({})",
+                                        what(),
+                                        e.message()
+                                    ))
+                                })?;
+                            }
+                            let t = Layout::leaf(s, k)
+                                .map_err(|e| LayoutError::from_core(what(), e))?;
+                            sub.compose(&t).map_err(|e| {
+                                LayoutError::value(format!("{}: {}", what(), e.message()))
+                            })?
+                        }
+                        (_, None) => {
+                            Layout::leaf(s, 0).map_err(|e| LayoutError::from_core(what(), e))?
+                        }
+                    };
+                    leaf += 1;
+                    let top = stack.last_mut().ok_or_else(|| LayoutError::value(what()))?;
+                    top.push_mode(&r)
+                        .map_err(|e| LayoutError::from_core(what(), e))?;
+                }
+                crate::Node::Push => stack.push(Layout::EMPTY),
+                crate::Node::Pop => {
+                    let inner = stack.pop().ok_or_else(|| LayoutError::value(what()))?;
+                    let top = stack.last_mut().ok_or_else(|| LayoutError::value(what()))?;
+                    top.push_group(&inner)
+                        .map_err(|e| LayoutError::from_core(what(), e))?;
+                }
+            }
+        }
+        stack.pop().ok_or_else(|| LayoutError::value(what()))
+    }
+}

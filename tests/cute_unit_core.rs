@@ -503,6 +503,21 @@ fn cute_core_swizzle_layout() {
                 assert_eq!(col.index_of(i).unwrap(), full(i, j), "{l}(_,{j}) = {col}");
             }
         }
+        // the same slices written with `_`, as the C++ test writes them
+        for i in 0..m {
+            let row = l.slice_coord(&format!("({i},_)").parse().unwrap()).unwrap();
+            let via_eval = eval_line(&format!("slice({l}, ({i},_))"));
+            assert_eq!(via_eval, row.to_string());
+            for j in 0..n {
+                assert_eq!(row.index_of(j).unwrap(), full(i, j), "{l}({i},_) = {row}");
+            }
+        }
+        for j in 0..n {
+            let col = l.slice_coord(&format!("(_,{j})").parse().unwrap()).unwrap();
+            for i in 0..m {
+                assert_eq!(col.index_of(i).unwrap(), full(i, j), "{l}(_,{j}) = {col}");
+            }
+        }
     }
 }
 

@@ -299,6 +299,29 @@ impl ComposedLayout {
         ComposedLayout::new(self.swizzle, self.offset + at, rest)
     }
 
+    /// CuTe's slice `layout(c)` of a swizzled layout, `c` holding `_` for the free modes:
+    /// the fixed modes' index moves into the offset, `Sw o (offset + o) o slice(L, c)`
+    /// with `(slice(L, c), o)` = [`Layout::slice_and_offset`]. Its value at `j` is the
+    /// original's at `c` with `j` in the free modes.
+    ///
+    /// ```
+    /// use strideweave::{ComposedLayout, Coord};
+    /// let s: ComposedLayout = "Sw<3,0,3> o (8,8):(8,1)".parse().unwrap();
+    /// let col = s.slice_coord(&"(_,5)".parse().unwrap()).unwrap();
+    /// assert_eq!(col.to_string(), "Sw<3,0,3> o 5 o 8:8");
+    /// assert_eq!(col.index_of(2).unwrap(), s.index(&Coord::new((2, 5)).unwrap()).unwrap());
+    /// ```
+    pub fn slice_coord(&self, c: &crate::SliceCoord) -> Result<ComposedLayout, LayoutError> {
+        let (l, o) = self
+            .layout
+            .slice_and_offset(c)
+            .map_err(|e| renamed(e, &self.layout, self))?;
+        let offset = self.offset.checked_add(o).ok_or_else(|| {
+            LayoutError::value(format!("slice({self}, {c}): the offset overflows 64 bits"))
+        })?;
+        ComposedLayout::new(self.swizzle, offset, l)
+    }
+
     /// Top-level mode `i`, still swizzled (CuTe's `get<I>` / `layout<I>`).
     pub fn get(&self, i: usize) -> Result<ComposedLayout, LayoutError> {
         self.with_layout(self.layout.get(i)?)

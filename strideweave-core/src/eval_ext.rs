@@ -304,6 +304,14 @@ fn composed_call(name: &str, c: &ComposedLayout, args: &[Value]) -> Result<Value
                 other => return Err(unsupported(name, &other)),
             }
         }
+        "slice" if args.len() == 2 => {
+            let cut = match &args[1] {
+                Value::Slice(s) => *s,
+                Value::Tuple(t) => crate::SliceCoord::from_tuple(*t),
+                other => return Err(unsupported(name, other)),
+            };
+            composed(c.slice_coord(&cut)?)
+        }
         "compose"
             if args.len() == 2 && matches!(args[1], Value::Swizzle(_) | Value::Composed(_)) =>
         {

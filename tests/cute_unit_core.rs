@@ -473,6 +473,14 @@ fn cute_core_layout_nullspace() {
             assert_eq!(at(&l, at(&k, i)), 0, "nullspace({l}) = {k} at {i}");
         }
     }
+    // CuTe's algorithm on these static layouts: coalesce, then one compact mode per
+    // stride-0 leaf (`(2,2,2):(0,0,0)` coalesces to `8:0`)
+    check(&[
+        ("nullspace((2,2,2):(0,0,0))", "8:1"),
+        ("nullspace((7,5,16):(0,0,0))", "560:1"),
+        ("nullspace((2,2,2):(1,0,2))", "2:2"),
+        ("nullspace((7,5,16):(3,1,0))", "16:35"),
+    ]);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -658,4 +666,71 @@ fn cute_core_compact_xmajor_dynamic() {
             "(4,(8,1,(2,3))):(48,(6,6,(3,1)))",
         ),
     ]);
+}
+
+// ---------------------------------------------------------------------------------------
+// The post-conditions CuTe's `layout.hpp` states for operations without a unit-test file
+// ---------------------------------------------------------------------------------------
+
+/// `nullspace`: `L(K(i)) == 0`, `size(K) == size(L) / size(filter(L))`, and
+/// `nullspace(K) == 1:0` (K is injective).
+#[test]
+fn cute_layout_hpp_nullspace_postconditions() {
+    for l in [
+        "(2,2,2):(0,0,0)",
+        "(7,5,16):(3,1,0)",
+        "(2,3,4):(0,1,0)",
+        "((2,3),(1,4)):((0,2),(5,0))",
+        "(4,8):(1,4)",
+    ] {
+        let l = lay(l);
+        let k = l.nullspace().unwrap();
+        assert_eq!(
+            k.size(),
+            l.size() / l.filter().size(),
+            "nullspace({l}) = {k}"
+        );
+        for i in 0..k.size() {
+            assert_eq!(at(&l, at(&k, i)), 0, "nullspace({l}) = {k} at {i}");
+        }
+        assert_eq!(
+            k.nullspace().unwrap(),
+            lay("1:0"),
+            "nullspace(nullspace({l}))"
+        );
+    }
+}
+
+/// `max_common_layout(A, B)`: `A(R(i)) == i` and `B(R(i)) == i` for `i < size(R)`;
+/// `max_common_vector(A, B)` is `N >= 1` with `A(B^-1(n)) == n` for `n < N`, the size of R.
+#[test]
+fn cute_layout_hpp_max_common_postconditions() {
+    for (a, b) in [
+        ("(4,8):(1,4)", "(4,8):(1,4)"),
+        ("(4,8):(1,4)", "(4,8):(8,1)"),
+        ("(4,8):(1,4)", "(4,(2,4)):(1,(4,8))"),
+        ("(8,4):(1,8)", "(8,4):(1,16)"),
+        ("(2,4,8):(1,2,8)", "(2,4,8):(1,2,16)"),
+        ("(4,8):(2,8)", "(4,8):(1,4)"),
+    ] {
+        let (a, b) = (lay(a), lay(b));
+        let r = a.max_common_layout(&b);
+        for i in 0..r.size() {
+            assert_eq!(at(&a, at(&r, i)), i, "max_common_layout({a}, {b}) = {r}");
+            assert_eq!(at(&b, at(&r, i)), i, "max_common_layout({a}, {b}) = {r}");
+        }
+        let n = a.max_common_vector(&b);
+        assert!(n >= 1);
+        assert_eq!(n, r.size(), "max_common_vector({a}, {b})");
+        // brute force: the longest run of coordinates both map to 0, 1, 2, ...
+        let mut run = 0;
+        while run < a.size() {
+            let c = (0..b.size()).find(|&c| at(&b, c) == run);
+            match c {
+                Some(c) if at(&a, c) == run => run += 1,
+                _ => break,
+            }
+        }
+        assert_eq!(n, run.max(1), "max_common_vector({a}, {b})");
+    }
 }

@@ -624,6 +624,14 @@ fn cute_core_divides() {
             "{a} {b}"
         );
     }
+    // the third block: `Tile<Layout<_8,_2>, _32>` divides `(32,64)` (the tile 8:2 and its
+    // complement (2,2):(1,16) cover 32), `Tile<Layout<_8,_3>, _32>` does not (its
+    // complement (3,2):(1,24) needs 48)
+    check(&[
+        ("evenly_divides((32,64), [8:2, 32])", "true"),
+        ("evenly_divides((32,64), [8:3, 32])", "false"),
+        ("size(divide(make_layout((32,64)), [8:2, 32:1]))", "2048"),
+    ]);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -993,6 +993,14 @@ fn call_more(name: &str, a: &[Value]) -> Result<Value, LayoutError> {
             let (x, y) = tuple2("a shape")?;
             Value::Bool(tuples::compatible(&x, &y))
         }
+        "evenly_divides" if matches!(a.get(1), Some(Value::Tiler(_))) => {
+            arity(name, a, 2, 2)?;
+            let x = want_tuple(name, 0, "a shape", &a[0])?;
+            let Some(Value::Tiler(ts)) = a.get(1) else {
+                return Err(LayoutError::type_error(format!("{name} expects a tiler")));
+            };
+            Value::Bool(tuples::evenly_divides_tiler(&x, ts)?)
+        }
         "evenly_divides" => {
             let (x, y) = tuple2("a shape")?;
             Value::Bool(tuples::evenly_divides(&x, &y)?)

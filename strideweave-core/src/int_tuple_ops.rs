@@ -321,6 +321,78 @@ pub fn evenly_divides(shape: &IntTuple, tiler: &IntTuple) -> Result<bool, Layout
     evenly(&Tree::of(shape), &Tree::of(tiler))
 }
 
+/// CuTe's `evenly_divides(shape, tiler)` for a tiler of layouts (one per leading mode of
+/// `shape`): mode `i` of `shape` is covered by whole tiles of `tiles[i]`, i.e.
+/// `size(a_i) == size(T_i) * size(ceil_div(a_i, T_i))`, where `ceil_div(a_i, T_i)` is the
+/// shape of `complement(T_i, a_i)` (the tiles needed: the gaps inside the tile, then
+/// `ceil_div(a_i, span)` left to right). More tiles than modes is `false`.
+///
+/// ```
+/// use strideweave::int_tuple_ops::evenly_divides_tiler;
+/// use strideweave::Layout;
+/// let t = |s: &str| s.parse::<strideweave::IntTuple>().unwrap();
+/// let l = |s: &str| s.parse::<Layout>().unwrap();
+/// assert!(evenly_divides_tiler(&t("(32,64)"), &[l("8:2"), l("32:1")]).unwrap());
+/// assert!(!evenly_divides_tiler(&t("(32,64)"), &[l("8:3"), l("32:1")]).unwrap());
+/// ```
+pub fn evenly_divides_tiler(shape: &IntTuple, tiles: &[Layout]) -> Result<bool, LayoutError> {
+    let what = || {
+        format!(
+            "evenly_divides({shape}, {})",
+            crate::ops::tiler_notation(tiles)
+        )
+    };
+    if shape.leaves().contains(&0) {
+        return Err(LayoutError::value(format!(
+            "{}: extents must be at least 1",
+            what()
+        )));
+    }
+    let modes: Vec<IntTuple> = (0..shape.rank())
+        .map(|i| shape.mode(i))
+        .collect::<Result<_, _>>()
+        .map_err(|e| LayoutError::from_core(what(), e))?;
+    if tiles.len() > modes.len() {
+        return Ok(false);
+    }
+    for (a, t) in modes.iter().zip(tiles) {
+        // the complement's leaves: the gaps between T's sorted leaves, then the rest
+        let f = t.filter();
+        let mut leaves: Vec<(u64, u64)> = (0..f.leaf_count())
+            .map(|k| (f.leaf_extent(k), f.leaf_stride(k)))
+            .filter(|&(n, d)| n > 1 && d > 0)
+            .collect();
+        leaves.sort_by_key(|&(_, d)| d);
+        let (mut span, mut gaps) = (1u64, 1u64);
+        for (n, d) in leaves {
+            if d < span {
+                return Err(LayoutError::value(format!(
+                    "{}: tile {t} is not injective (stride {d} lies inside the span {span} \
+                     of its smaller strides)",
+                    what()
+                )));
+            }
+            gaps = gaps
+                .checked_mul(d / span)
+                .ok_or_else(|| overflow(&what()))?;
+            span = n.checked_mul(d).ok_or_else(|| overflow(&what()))?;
+        }
+        let span = IntTuple::new(span)?;
+        let rest = ceil_div(a, &span)?
+            .product()
+            .ok_or_else(|| overflow(&what()))?;
+        let covered = t.size().checked_mul(gaps).and_then(|x| x.checked_mul(rest));
+        if covered.is_none() || covered != a.product() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn overflow(what: &str) -> LayoutError {
+    LayoutError::value(format!("{what}: arithmetic overflows 64 bits"))
+}
+
 /// The exclusive prefix product of `a`'s leaves, congruent with `a`: the strides of the
 /// compact column-major layout of `a` (`prefix_product((2,(3,4)))` is `(1,(2,6))`).
 pub fn prefix_product(a: &IntTuple) -> Result<IntTuple, LayoutError> {

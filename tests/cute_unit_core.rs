@@ -140,9 +140,10 @@ fn cute_complement_postconditions(l: &Layout, m: u64, exact: bool) {
 }
 
 /// `TEST(CuTe_core, Complement)`, every case the layout specification admits (an injective
-/// layout no larger than the cotarget). C++ also takes a shape `(2,2)` as the cotarget; its
-/// complement is the one of its size in each of the test's cases (the rest mode is
-/// `coalesce(ceil_div((2,2), span))`), so the size stands in for it here.
+/// layout no larger than the cotarget). C++ also takes a shape `(2,2)` or `(32,4,4)` as the
+/// cotarget; its rest mode is `ceil_div(shape, span)`, which in each of the test's cases
+/// has the shape's size over the span, so the complement is the one of the shape's size
+/// (checked below), whose post-conditions are checked here.
 #[test]
 fn cute_core_complement() {
     // (layout, cotargets); `None` is C++'s default cotarget, cosize(L)
@@ -181,6 +182,30 @@ fn cute_core_complement() {
             cute_complement_postconditions(&l, m, r.size() <= cosize(&l));
         }
     }
+    // the shape cotargets of the C++ test
+    for (l, shape, size) in [
+        ("1:0", "(2,2)", 4),
+        ("1:1", "(2,2)", 4),
+        ("1:2", "(2,2)", 4),
+        ("4:2", "(2,2)", 4),
+        ("4:4", "(2,2)", 4),
+        ("64:1", "(32,4,4)", 512),
+    ] {
+        let by_shape = eval_line(&format!("complement({l}, {shape})"));
+        assert_eq!(
+            by_shape,
+            eval_line(&format!("complement({l}, {size})")),
+            "{l} {shape}"
+        );
+    }
+    // where the two differ: ceil_div((3,3), 2) is (2,3) in CuTe (3 needs 2 tiles of 2,
+    // which cover the first item and leave 3 for the second), six copies of the span 2
+    check(&[
+        ("complement(2:1, (3,3))", "6:2"),
+        ("complement(2:1, 9)", "5:2"),
+    ]);
+    assert!(is_value_error("complement(4:1, (1,2))"));
+    assert!(is_value_error("complement(4:0, (2,2))"));
     // the default cotarget is cosize(L)
     for l in [
         "1:0",

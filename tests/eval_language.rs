@@ -354,7 +354,13 @@ fn function_complement() {
     assert_eq!(kind("complement((4,2):(1,1), 8)"), ErrorKind::Value);
     assert!(eval_line("complement((4,2):(1,1), 8)").contains("self-overlap"));
     assert_eq!(kind("complement((2,3):(1,2), 5)"), ErrorKind::Value);
-    assert_eq!(kind("complement((2,3):(1,2), (1,2))"), ErrorKind::Type);
+    // a shape cotarget (CuTe's) is checked like an integer one: the spec's value error
+    assert_eq!(kind("complement((2,3):(1,2), (1,2))"), ErrorKind::Value);
+    assert_eq!(
+        kind("complement((2,(3,4)):(1,(2,6)), (24,5))"),
+        ErrorKind::Value
+    );
+    assert!(eval_line("complement((2,(3,4)):(1,(2,6)), (24,5))").contains("not congruent"));
 }
 
 #[test]

@@ -715,6 +715,12 @@ pub(crate) fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
         "complement" => {
             arity(name, a, 1, 2)?;
             let l = want_layout(name, 0, &a[0])?;
+            if let Some(Value::Tuple(t)) = a
+                .get(1)
+                .filter(|v| !matches!(v, Value::Tuple(t) if t.is_scalar()))
+            {
+                return Ok(Value::Layout(l.complement_shape(&Shape::from_tuple(*t)?)?));
+            }
             let m = if a.len() == 2 {
                 want_int(name, 1, &a[1])?
             } else {

@@ -135,6 +135,68 @@ impl Layout {
         })
     }
 
+    /// CuTe's `complement(self, shape)`: the cotarget is a shape, and the last mode of the
+    /// complement counts the copies of `self`'s span that cover it left to right,
+    /// `size(ceil_div(shape, span))` (the span being where the stride chain of `self` ends).
+    /// Otherwise as [`Layout::complement`] with the cotarget `size(shape)`, whose errors it
+    /// keeps (`size(self) > size(shape)`, not injective); the layout's shape must also be
+    /// weakly congruent with the cotarget (an integer shape of `self` stands for the whole
+    /// cotarget), or it is a value error, as the layout specification asks of a cotarget.
+    /// For an integer shape, or a span that divides the shape's first items, it is
+    /// `complement(self, size(shape))`.
+    ///
+    /// ```
+    /// use strideweave::{Layout, Shape};
+    /// let l: Layout = "2:1".parse().unwrap();
+    /// // ceil_div((3,3), 2) is (2,3): six copies of the span 2, not ceil(9/2) = 5
+    /// let s = Shape::new((3, 3)).unwrap();
+    /// assert_eq!(l.complement_shape(&s).unwrap().to_string(), "6:2");
+    /// assert_eq!(l.complement(9).unwrap().to_string(), "5:2");
+    /// ```
+    pub fn complement_shape(&self, cotarget: &Shape) -> Result<Layout, LayoutError> {
+        if !crate::int_tuple_ops::weakly_congruent(self.shape().as_tuple(), cotarget.as_tuple()) {
+            return Err(LayoutError::value(format!(
+                "complement({self}, {cotarget}): shape {} is not congruent with the cotarget \
+                 {cotarget} (each item of the shape must stand for an item of the cotarget)",
+                self.shape()
+            )));
+        }
+        let m = cotarget.checked_size().ok_or_else(|| {
+            LayoutError::value(format!(
+                "complement({self}, {cotarget}): the size of the cotarget overflows 64 bits"
+            ))
+        })?;
+        // the checks of the integer complement (injective, size(self) <= size(shape))
+        self.complement(m).map_err(|e| {
+            LayoutError::value(e.message().replacen(
+                &format!("complement({self}, {m})"),
+                &format!("complement({self}, {cotarget})"),
+                1,
+            ))
+        })?;
+        // where the chain of self's strides ends: the last sorted leaf's extent * stride
+        let f = self.filter();
+        let span = (0..f.leaf_count())
+            .map(|k| (f.leaf_extent(k), f.leaf_stride(k)))
+            .filter(|&(n, d)| n > 1 && d > 0)
+            .max_by_key(|&(_, d)| d)
+            .map_or(Some(1), |(n, d)| n.checked_mul(d));
+        let rest = span
+            .and_then(|s| IntTuple::new(s).ok())
+            .and_then(|s| crate::int_tuple_ops::ceil_div(cotarget.as_tuple(), &s).ok())
+            .and_then(|r| r.product());
+        match (span, rest) {
+            (Some(s), Some(r)) if s.checked_mul(r).is_some() => {
+                self.complement(s * r).map_err(|e| {
+                    LayoutError::value(format!("complement({self}, {cotarget}): {}", e.message()))
+                })
+            }
+            _ => Err(LayoutError::value(format!(
+                "complement({self}, {cotarget}): the span of the complement overflows 64 bits"
+            ))),
+        }
+    }
+
     /// Logical division by one tile: `self ∘ (b, complement(b, size(self)))`.
     ///
     /// ```

@@ -767,3 +767,59 @@ fn cute_layout_hpp_max_common_postconditions() {
         assert_eq!(n, run.max(1), "max_common_vector({a}, {b})");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// compare.cpp
+// ---------------------------------------------------------------------------------------
+
+/// C++'s `layout.get_hier_coord(i)` for a compact layout: the coordinate the layout maps
+/// to `i`, found here by evaluating every coordinate.
+fn hier_coords(l: &str) -> (String, Vec<String>) {
+    let l = lay(l);
+    let shape = l.shape().to_string();
+    let mut by_index = vec![String::new(); l.size() as usize];
+    for k in 0..l.size() {
+        let c = eval_line(&format!("idx2crd({k}, {shape})"));
+        by_index[at(&l, k) as usize] = c;
+    }
+    (shape, by_index)
+}
+
+/// `TEST(CuTe_core, Compare_*)`: every coordinate of a compact layout is `elem_less` than
+/// its shape, and index order is `colex_less` order of the coordinates for a
+/// column-major layout and `lex_less` order for a row-major one (2-D, 3-D and
+/// hierarchical).
+#[test]
+fn cute_core_compare() {
+    for (shape, less) in [
+        ("(3,5)", "colex_less"),
+        ("(3,5)", "lex_less"),
+        ("(2,3,5)", "colex_less"),
+        ("(2,3,5)", "lex_less"),
+        ("((3,2),(5,2,2))", "colex_less"),
+        ("((3,2),(5,2,2))", "lex_less"),
+    ] {
+        let major = if less == "lex_less" {
+            "LayoutRight"
+        } else {
+            "LayoutLeft"
+        };
+        let l = eval_line(&format!("make_layout({shape}, {major})"));
+        let (s, coords) = hier_coords(&l);
+        for (i, ci) in coords.iter().enumerate() {
+            assert_eq!(
+                eval_line(&format!("elem_less({ci}, {s})")),
+                "true",
+                "{l}: {ci}"
+            );
+            for (j, cj) in coords.iter().enumerate() {
+                let want = if i < j { "true" } else { "false" };
+                assert_eq!(
+                    eval_line(&format!("{less}({ci}, {cj})")),
+                    want,
+                    "{l}: {less}({ci}, {cj}) for indices {i}, {j}"
+                );
+            }
+        }
+    }
+}

@@ -823,3 +823,20 @@ fn cute_core_compare() {
         }
     }
 }
+
+/// CuTe's `elem_scale(a, b)` (`int_tuple.hpp`): `a` keeps its profile, each integer times
+/// `product` of the item of `b` it is paired with (`transform` down to an integer of `a`).
+/// Worked by hand from that definition.
+#[test]
+fn cute_int_tuple_hpp_elem_scale() {
+    check(&[
+        ("elem_scale(3, 4)", "12"),
+        ("elem_scale(2, (4,(5,6)))", "240"),
+        ("elem_scale((2,3), (4,(5,6)))", "(8,90)"),
+        ("elem_scale((2,(3,4)), (5,(6,7)))", "(10,(18,28))"),
+        ("elem_scale((1,(1,1)), ((2,2),(3,(4,5))))", "(4,(3,20))"),
+    ]);
+    // `transform(a, b, ...)` needs b to have a's items
+    assert!(is_value_error("elem_scale((2,3), 5)"));
+    assert!(is_value_error("elem_scale((2,(3,4)), (5,6))"));
+}

@@ -406,6 +406,7 @@ pub const FUNCTIONS: &[&str] = &[
     "congruent",
     "weakly_congruent",
     "compatible",
+    "elem_scale",
     "evenly_divides",
     "shape_div",
     "shape_mod",
@@ -998,6 +999,10 @@ fn call_more(name: &str, a: &[Value]) -> Result<Value, LayoutError> {
         "compatible" => {
             let (x, y) = tuple2("a shape")?;
             Value::Bool(tuples::compatible(&x, &y))
+        }
+        "elem_scale" => {
+            let (x, y) = tuple2("an int tuple")?;
+            Value::Tuple(tuples::elem_scale(&x, &y)?)
         }
         "evenly_divides" if matches!(a.get(1), Some(Value::Tiler(_))) => {
             arity(name, a, 2, 2)?;

@@ -116,6 +116,38 @@ pub fn weakly_congruent(a: &IntTuple, b: &IntTuple) -> bool {
     covering_leaves(a, b).is_some()
 }
 
+/// CuTe's `elem_scale(a, b)`: `a` with each integer multiplied by the size of the item of
+/// `b` it stands for; `a` must be weakly congruent with `b`.
+///
+/// ```
+/// use strideweave::int_tuple_ops::elem_scale;
+/// let t = |s: &str| s.parse::<strideweave::IntTuple>().unwrap();
+/// assert_eq!(elem_scale(&t("(2,3)"), &t("(4,(5,6))")).unwrap(), t("(8,90)"));
+/// assert_eq!(elem_scale(&t("2"), &t("(4,(5,6))")).unwrap(), t("240"));
+/// ```
+pub fn elem_scale(a: &IntTuple, b: &IntTuple) -> Result<IntTuple, LayoutError> {
+    let cover = covering_leaves(a, b).ok_or_else(|| {
+        LayoutError::value(format!(
+            "elem_scale({a}, {b}): {a} is not weakly congruent with {b}"
+        ))
+    })?;
+    let overflow = || {
+        LayoutError::value(format!(
+            "elem_scale({a}, {b}): the result overflows 64 bits"
+        ))
+    };
+    let mut scale = vec![1u64; a.leaf_count()];
+    for (j, &x) in b.leaves().iter().enumerate() {
+        let i = cover[j];
+        scale[i] = scale[i].checked_mul(x).ok_or_else(overflow)?;
+    }
+    let mut r = *a;
+    for (i, k) in scale.into_iter().enumerate() {
+        r.set_leaf(i, a.leaf(i).checked_mul(k).ok_or_else(overflow)?);
+    }
+    Ok(r)
+}
+
 /// Whether shape `a` is compatible with shape `b`: same size, and every coordinate of `a`
 /// is a coordinate of `b` (each integer of `a` equals the size of the item of `b` it
 /// stands for).

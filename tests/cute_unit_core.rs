@@ -840,3 +840,29 @@ fn cute_int_tuple_hpp_elem_scale() {
     assert!(is_value_error("elem_scale((2,3), 5)"));
     assert!(is_value_error("elem_scale((2,(3,4)), (5,6))"));
 }
+
+/// CuTe's `compact_order` (`stride.hpp`, behind `make_ordered_layout`): each mode starts
+/// at the product of the extents of the modes with smaller order values, and an integer
+/// order for a tuple item lays that item out column-major. Worked by hand from that
+/// definition. With equal order values CuTe starts the tied modes at the same stride;
+/// StrideWeave lays them out left to right (a documented difference), so the layout stays
+/// compact.
+#[test]
+fn cute_stride_hpp_compact_order() {
+    check(&[
+        ("make_ordered_layout((2,3,4), (0,1,2))", "(2,3,4):(1,2,6)"),
+        ("make_ordered_layout((2,3,4), (2,1,0))", "(2,3,4):(12,4,1)"),
+        ("make_ordered_layout((2,3,4), (1,2,0))", "(2,3,4):(4,8,1)"),
+        (
+            "make_ordered_layout((2,(3,4)), (1,0))",
+            "(2,(3,4)):(12,(1,3))",
+        ),
+        (
+            "make_ordered_layout((2,(3,4)), (0,(2,1)))",
+            "(2,(3,4)):(1,(8,2))",
+        ),
+        ("make_ordered_layout((2,3,4), (5,9,7))", "(2,3,4):(1,8,2)"),
+        // ties: left to right
+        ("make_ordered_layout((2,3,4), (1,0,1))", "(2,3,4):(3,1,6)"),
+    ]);
+}

@@ -399,6 +399,21 @@ fn cute_core_logical_divide() {
     }
 }
 
+/// The specification defines division through the tile's complement, which must be
+/// injective: a broadcast tile is an error (CuTe filters the stride-0 modes out of the
+/// complement and returns a layout). The layout divided may broadcast.
+#[test]
+fn division_by_a_broadcast_tile_is_the_specs_error() {
+    for e in ["divide(8:1, 4:0)", "divide(8:1, (2,2):(1,0))"] {
+        assert!(is_value_error(e), "{e}: {}", eval_line(e));
+    }
+    let (a, b) = (lay("(4,2):(0,1)"), lay("2:1"));
+    let r = a.divide(&b).unwrap();
+    for i in 0..a.size() {
+        assert_eq!(at(&r, i), at(&a, i), "divide({a}, {b}) = {r}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // inverse_left.cpp, inverse_right.cpp
 // ---------------------------------------------------------------------------------------

@@ -151,13 +151,14 @@ fn pycute_test_composition() {
 }
 
 /// `TestIntTuple`: `test_product`, `test_inner_product`, `test_shape_div`,
-/// `test_prefix_product` (pycute's `product` is `size` of a shape).
+/// `test_prefix_product`.
 #[test]
 fn pycute_test_int_tuple() {
     check(&[
         // test_product
-        ("size(2)", "2"),
-        ("size((3,2))", "6"),
+        ("product(2)", "2"),
+        ("product((3,2))", "6"),
+        ("product(product(((2,3),4)))", "24"),
         ("size(((2,3),4))", "24"),
         // test_inner_product
         ("inner_product(2, 3)", "6"),

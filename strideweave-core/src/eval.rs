@@ -407,6 +407,7 @@ pub const FUNCTIONS: &[&str] = &[
     "weakly_congruent",
     "compatible",
     "elem_scale",
+    "product",
     "evenly_divides",
     "shape_div",
     "shape_mod",
@@ -599,6 +600,14 @@ pub(crate) fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
                 "depth" => int(t.depth() as u64),
                 _ => Value::Profile(t.recipe().to_vec()),
             }
+        }
+        "product" => {
+            // CuTe's `product(IntTuple)`: the product of the leaves (`size` of a shape)
+            arity(name, a, 1, 1)?;
+            let t = want_tuple(name, 0, "an int tuple", &a[0])?;
+            int(t
+                .product()
+                .ok_or_else(|| LayoutError::value(format!("product of {t} overflows 64 bits")))?)
         }
         "cosize" => int(layout1(name)?.cosize()),
         "is_injective" => Value::Bool(layout1(name)?.try_is_injective()?),

@@ -414,6 +414,30 @@ fn division_by_a_broadcast_tile_is_the_specs_error() {
     }
 }
 
+/// CuTe's `zipped_divide` / `tiled_divide` / `flat_divide` by one layout (`layout.hpp`):
+/// zipped is `logical_divide` itself, tiled keeps the tile as mode 0 and spreads the rest
+/// (`result(_, repeat<R1>(_))`), flat spreads both. A rank-1 tile stays a plain mode: the
+/// one-item tuple `(4)` appears only for a tiler (`Tile<...>`), as in C++.
+#[test]
+fn cute_layout_hpp_divide_arrangements_by_one_layout() {
+    check(&[
+        ("zipped_divide(16:1, 4:1)", "(4,4):(1,4)"),
+        ("tiled_divide(16:1, 4:1)", "(4,4):(1,4)"),
+        ("flat_divide(16:1, 4:1)", "(4,4):(1,4)"),
+        ("tiled_divide((8,8):(1,8), 4:1)", "(4,16):(1,4)"),
+        (
+            "tiled_divide((8,8):(1,8), (2,2):(1,8))",
+            "((2,2),4,4):((1,8),2,16)",
+        ),
+        (
+            "flat_divide((8,8):(1,8), (2,2):(1,8))",
+            "(2,2,4,4):(1,8,2,16)",
+        ),
+        // a tiler of one tile: C++'s ((_4),_2,_8):((_1),_4,_8)
+        ("tiled_divide((8,8):(1,8), [4:1])", "((4),2,8):((1),4,8)"),
+    ]);
+}
+
 // ---------------------------------------------------------------------------------------
 // inverse_left.cpp, inverse_right.cpp
 // ---------------------------------------------------------------------------------------

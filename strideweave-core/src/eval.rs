@@ -761,18 +761,14 @@ pub(crate) fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
             arity(name, a, 2, 2)?;
             let l = want_layout(name, 0, &a[0])?;
             if let Value::Layout(b) = &a[1] {
-                let d = l.divide(b)?;
-                return Ok(Value::Layout(if name == "zipped_divide" {
-                    d
+                // CuTe: by one layout, zipped is the division itself and tiled spreads
+                // the rest mode (`(tile, rest0, rest1, ...)`)
+                let how = if name == "zipped_divide" {
+                    Arrangement::Zipped
                 } else {
-                    let mut r = Layout::EMPTY;
-                    let tile = d.get(0)?;
-                    let rest = d.get(1)?;
-                    r.push_group(&tile)
-                        .and_then(|_| r.push_modes(&rest))
-                        .map_err(|e| LayoutError::from_core(name, e))?;
-                    r
-                }));
+                    Arrangement::Tiled
+                };
+                return Ok(Value::Layout(l.divide_by(b, how)?));
             }
             let tiles = want_tiles(name, 1, &a[1])?;
             Value::Layout(if name == "zipped_divide" {

@@ -388,27 +388,10 @@ pub fn evenly_divides_tiler(shape: &IntTuple, tiles: &[Layout]) -> Result<bool, 
         return Ok(false);
     }
     for (a, t) in modes.iter().zip(tiles) {
-        // the complement's leaves: the gaps between T's sorted leaves, then the rest
-        let f = t.filter();
-        let mut leaves: Vec<(u64, u64)> = (0..f.leaf_count())
-            .map(|k| (f.leaf_extent(k), f.leaf_stride(k)))
-            .filter(|&(n, d)| n > 1 && d > 0)
-            .collect();
-        leaves.sort_by_key(|&(_, d)| d);
-        let (mut span, mut gaps) = (1u64, 1u64);
-        for (n, d) in leaves {
-            if d < span {
-                return Err(LayoutError::value(format!(
-                    "{}: tile {t} is not injective (stride {d} lies inside the span {span} \
-                     of its smaller strides)",
-                    what()
-                )));
-            }
-            gaps = gaps
-                .checked_mul(d / span)
-                .ok_or_else(|| overflow(&what()))?;
-            span = n.checked_mul(d).ok_or_else(|| overflow(&what()))?;
-        }
+        // the complement of T (its broadcast modes filtered out, as CuTe does): the gaps
+        // between T's sorted leaves, then ceil_div(a, span) copies of the span
+        let (gaps, span) = crate::algebra::complement_span(&t.filter())
+            .map_err(|e| LayoutError::from_core(what(), e))?;
         let span = IntTuple::new(span)?;
         let rest = ceil_div(a, &span)?
             .product()

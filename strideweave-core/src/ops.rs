@@ -174,24 +174,16 @@ impl Layout {
                 1,
             ))
         })?;
-        // where the chain of self's strides ends: the last sorted leaf's extent * stride
-        let f = self.filter();
-        let span = (0..f.leaf_count())
-            .map(|k| (f.leaf_extent(k), f.leaf_stride(k)))
-            .filter(|&(n, d)| n > 1 && d > 0)
-            .max_by_key(|&(_, d)| d)
-            .map_or(Some(1), |(n, d)| n.checked_mul(d));
-        let rest = span
-            .and_then(|s| IntTuple::new(s).ok())
-            .and_then(|s| crate::int_tuple_ops::ceil_div(cotarget.as_tuple(), &s).ok())
-            .and_then(|r| r.product());
-        match (span, rest) {
-            (Some(s), Some(r)) if s.checked_mul(r).is_some() => {
-                self.complement(s * r).map_err(|e| {
-                    LayoutError::value(format!("complement({self}, {cotarget}): {}", e.message()))
-                })
-            }
-            _ => Err(LayoutError::value(format!(
+        // the last mode counts the copies of the span, item by item of the shape
+        let what =
+            |e: CoreError| LayoutError::from_core(format!("complement({self}, {cotarget})"), e);
+        let (_, span) = algebra::complement_span(self).map_err(what)?;
+        let rest = IntTuple::new(span)
+            .and_then(|s| crate::int_tuple_ops::ceil_div(cotarget.as_tuple(), &s))?
+            .product();
+        match rest.and_then(|r| r.checked_mul(span)) {
+            Some(m) => self.complement(m),
+            None => Err(LayoutError::value(format!(
                 "complement({self}, {cotarget}): the span of the complement overflows 64 bits"
             ))),
         }

@@ -21,7 +21,7 @@ pub(crate) use tiler::{by_mode_keeping, ModeOp};
 
 pub use arrange::{arrange_by_mode, arrange_pair, Arrangement};
 pub use coalesce::{coalesce, coalesce_by, filter};
-pub use complement::{complement, complement_unchecked_size};
+pub use complement::{complement, complement_span, complement_unchecked_size};
 pub(crate) use compose::compose_pair;
 pub use compose::{can_compose, compose, compose_leaf, compose_shape, compose_tiler};
 pub use divide::{divide, divide_shape, divide_tiler, tiled_divide, zipped_divide};

@@ -358,6 +358,12 @@ fn cute_core_composition_scaled_basis() {
     }
     // a direction A does not have is an error, not a guess
     assert!(is_value_error("compose((4,4):(4,1), (4,4):(1@2,1@0))"));
+    // can_compose answers for the same right-hand sides
+    check(&[
+        ("can_compose((4,4):(4,1), (4,4):(1@1,1@0))", "true"),
+        ("can_compose((4,4):(4,1), (4,4):(1@2,1@0))", "false"),
+        ("can_compose((8,8):(8,1), Sw<2,0,-3> o (8,8):(8,1))", "true"),
+    ]);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -242,6 +242,14 @@ pub(crate) fn call(name: &str, args: &[Value]) -> Result<Option<Value>, LayoutEr
             Value::CoordLayout(b) => Value::Layout(a.compose_coord(b)?),
             _ => return Err(unsupported(name, &args[1])),
         },
+        // whether `compose` succeeds: the same dispatch, any value error is `false`
+        Value::Layout(_) if name == "can_compose" && args.len() == 2 => {
+            match call("compose", args) {
+                Ok(_) => Value::Bool(true),
+                Err(e) if e.kind() == crate::ErrorKind::Value => Value::Bool(false),
+                Err(e) => return Err(e),
+            }
+        }
         _ => {
             let bad = args.iter().find(|v| is_new_kind(v)).unwrap_or(&args[0]);
             return Err(unsupported(name, bad));

@@ -913,3 +913,41 @@ fn cute_stride_hpp_compact_order() {
         ("make_ordered_layout((2,3,4), (1,0,1))", "(2,3,4):(3,1,6)"),
     ]);
 }
+
+// ---------------------------------------------------------------------------------------
+// domain_distribute.cpp
+// ---------------------------------------------------------------------------------------
+
+/// `TEST(CuTe_core, Distribute)`: `R = domain_distribute(shape(A), n)` has a size that
+/// divides `n` (`evenly_divides(n, size(R))`), tiles A's shape without a partial tile
+/// (`evenly_divides(A, R)`: `size(A) == size(R) * size(complement(R, shape(A)))`), and is
+/// strictly increasing. Plus the worked example of CuTe's source comment:
+/// `domain_distribute((15,14), 6)` is `(3,2):(1,15)`.
+#[test]
+fn cute_core_distribute() {
+    use strideweave::Shape;
+    for (a, n) in [
+        ("((64,3),(8,8))", 128),
+        ("(192,(8,8))", 128),
+        ("((64,3),(8,8))", 1024),
+        ("(192,(8,8))", 1024),
+        ("((64,3))", 128),
+    ] {
+        let a: Shape = a.parse().unwrap();
+        let r = Layout::domain_distribute(&a, n).unwrap();
+        assert_eq!(n % r.size(), 0, "domain_distribute({a}, {n}) = {r}");
+        let rest = r.complement_shape(&a).unwrap();
+        assert_eq!(
+            a.size(),
+            r.size() * rest.size(),
+            "domain_distribute({a}, {n}) = {r}"
+        );
+        for i in 1..r.size() {
+            assert!(
+                at(&r, i - 1) < at(&r, i),
+                "domain_distribute({a}, {n}) = {r}"
+            );
+        }
+    }
+    check(&[("domain_distribute((15,14), 6)", "(3,2):(1,15)")]);
+}

@@ -408,6 +408,7 @@ pub const FUNCTIONS: &[&str] = &[
     "compatible",
     "elem_scale",
     "product",
+    "domain_distribute",
     "evenly_divides",
     "shape_div",
     "shape_mod",
@@ -600,6 +601,14 @@ pub(crate) fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
                 "depth" => int(t.depth() as u64),
                 _ => Value::Profile(t.recipe().to_vec()),
             }
+        }
+        "domain_distribute" => {
+            arity(name, a, 2, 2)?;
+            let shape = want_shape(name, 0, &a[0])?;
+            Value::Layout(Layout::domain_distribute(
+                &shape,
+                want_int(name, 1, &a[1])?,
+            )?)
         }
         "product" => {
             // CuTe's `product(IntTuple)`: the product of the leaves (`size` of a shape)

@@ -373,3 +373,40 @@ impl Layout {
         stack.pop().ok_or_else(|| LayoutError::value(what()))
     }
 }
+
+impl Layout {
+    /// CuTe's `domain_distribute(shape, n)`: an ordered, compact-strided layout into the
+    /// coordinates of `shape` (integer keys, first mode fastest) of at most `n` elements
+    /// whose size divides `n`, taking from each leaf of `shape` in turn the largest part it
+    /// shares with what is left of `n` (`gcd`). Tiling `shape` by it leaves no partial
+    /// tile.
+    ///
+    /// ```
+    /// use strideweave::{Layout, Shape};
+    /// let d = Layout::domain_distribute(&Shape::new((15, 14)).unwrap(), 6).unwrap();
+    /// assert_eq!(d.to_string(), "(3,2):(1,15)");
+    /// ```
+    pub fn domain_distribute(shape: &Shape, n: u64) -> Result<Layout, LayoutError> {
+        let what = || format!("domain_distribute({shape}, {n})");
+        if n == 0 {
+            return Err(LayoutError::value(format!(
+                "{}: n must be at least 1",
+                what()
+            )));
+        }
+        let flat = *Layout::compact_col_major(*shape.as_tuple())
+            .map_err(|e| LayoutError::from_core(what(), e))?
+            .flatten()
+            .stride()
+            .as_tuple();
+        let mut rest = n;
+        let mut r = Layout::EMPTY;
+        for (k, &s) in shape.as_tuple().leaves().iter().enumerate() {
+            let g = algebra::gcd(s, rest);
+            rest /= g;
+            r.push_leaf(g, flat.leaf(k))
+                .map_err(|e| LayoutError::from_core(what(), e))?;
+        }
+        Ok(r.coalesce())
+    }
+}

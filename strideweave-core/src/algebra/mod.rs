@@ -32,6 +32,7 @@ pub(crate) use product::product_may_overlap;
 pub use product::{
     blocked_product, logical_product, logical_product_tiler, raked_product, tile_to_shape,
 };
+pub(crate) use recast::gcd;
 pub use recast::{downcast, recast_layout, upcast};
 pub use structure::{flatten, group, max_common_layout, max_common_vector};
 

@@ -734,6 +734,10 @@ pub(crate) fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
         "complement" => {
             arity(name, a, 1, 2)?;
             let l = want_layout(name, 0, &a[0])?;
+            // CuTe reads a layout cotarget as its shape
+            if let Some(Value::Layout(c)) = a.get(1) {
+                return Ok(Value::Layout(l.complement_shape(&c.shape())?));
+            }
             if let Some(Value::Tuple(t)) = a
                 .get(1)
                 .filter(|v| !matches!(v, Value::Tuple(t) if t.is_scalar()))
@@ -815,7 +819,13 @@ pub(crate) fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
             let (x, y) = layout2(name)?;
             Value::Layout(x.raked_product(&y)?)
         }
-        "flatten" => Value::Layout(layout1(name)?.flatten()),
+        "flatten" => match a.first() {
+            // CuTe flattens int tuples too: the leaves in order
+            Some(Value::Tuple(t)) if a.len() == 1 => Value::Tuple(
+                IntTuple::from_leaves(t.leaves()).map_err(|e| LayoutError::from_core(name, e))?,
+            ),
+            _ => Value::Layout(layout1(name)?.flatten()),
+        },
         "group" => {
             arity(name, a, 3, 3)?;
             let l = want_layout(name, 0, &a[0])?;

@@ -841,6 +841,30 @@ fn requirement_complement_rejects_a_layout_larger_than_the_cotarget() {
     assert!(lay("(2,3):(1,2)").complement(6).is_ok());
 }
 
+/// "If layout is non-injective, incongruent with cotarget, or larger than cotarget,
+/// complementation SHALL fail with ValueError": a shape cotarget whose items the layout's
+/// shape does not match, and the other two failures with a shape cotarget.
+#[test]
+fn requirement_complement_rejects_an_incongruent_cotarget() {
+    let l = lay("(2,(3,4)):(1,(2,6))");
+    assert_value_error(l.complement_shape(&shape("(24,5)")), "not congruent");
+    assert_value_error(
+        l.complement_shape(&shape("(2,(1,2))")),
+        "larger than cotarget",
+    );
+    assert_value_error(
+        lay("(4,2):(1,1)").complement_shape(&shape("(8,2)")),
+        "self-overlap",
+    );
+    // a congruent shape cotarget spans it like its size
+    assert_eq!(
+        lay("(2,2):(1,6)")
+            .complement_shape(&shape("(4,6)"))
+            .unwrap(),
+        lay("(2,2):(1,6)").complement(24).unwrap()
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // Requirement: Layout division exposes tile and remainder structure
 // ---------------------------------------------------------------------------------------

@@ -354,7 +354,13 @@ fn function_complement() {
     assert_eq!(kind("complement((4,2):(1,1), 8)"), ErrorKind::Value);
     assert!(eval_line("complement((4,2):(1,1), 8)").contains("self-overlap"));
     assert_eq!(kind("complement((2,3):(1,2), 5)"), ErrorKind::Value);
-    assert_eq!(kind("complement((2,3):(1,2), (1,2))"), ErrorKind::Type);
+    // a shape cotarget (CuTe's) is checked like an integer one: the spec's value error
+    assert_eq!(kind("complement((2,3):(1,2), (1,2))"), ErrorKind::Value);
+    assert_eq!(
+        kind("complement((2,(3,4)):(1,(2,6)), (24,5))"),
+        ErrorKind::Value
+    );
+    assert!(eval_line("complement((2,(3,4)):(1,(2,6)), (24,5))").contains("not congruent"));
 }
 
 #[test]
@@ -528,7 +534,8 @@ fn a_value_of_the_wrong_kind_is_a_type_error() {
     for bad in [
         "size(true)",
         "compose((2,3), 2:1)",
-        "complement(2:1, 2:1)",
+        // (a layout cotarget is CuTe's: its shape; see tests/cute_dsl_expand_ops.rs)
+        "complement(2:1, true)",
         "[true]",
         "[tree()]",
         "index(2:1, none)",

@@ -168,6 +168,61 @@ impl ComposedLayout {
         self.map_layout(|l| l.compose(b))
     }
 
+    /// CuTe's `composition(ComposedLayout, Swizzle)`: `Sw o offset o (L ∘ Sw2)`. `L ∘ Sw2`
+    /// is rewritten as `Sw' o L` ([`compose_layout_swizzle`], checked at every point), and
+    /// `Sw ∘ Sw'` must be one swizzle ([`Swizzle::compose_swizzle`]), with offset 0 unless
+    /// `Sw'` is the identity: a value error otherwise, since one swizzled layout could
+    /// not hold the result.
+    pub fn compose_swizzle(&self, sw: &Swizzle) -> Result<ComposedLayout, LayoutError> {
+        let inner =
+            compose_layout_swizzle(&self.layout, sw).map_err(|e| renamed(e, &self.layout, self))?;
+        self.absorb(&inner, &sw.to_string())
+    }
+
+    /// CuTe's `composition(ComposedLayout, ComposedLayout)` for B of offset 0:
+    /// `Sw o offset o (L ∘ B)`, with `L ∘ B = Sw' o (L ∘ L_B)`
+    /// ([`Layout::compose_composed`]) and `Sw ∘ Sw'` merged into one swizzle as in
+    /// [`ComposedLayout::compose_swizzle`].
+    ///
+    /// ```
+    /// use strideweave::ComposedLayout;
+    /// let a: ComposedLayout = "Sw<2,0,3> o (8,8):(8,1)".parse().unwrap();
+    /// let b: ComposedLayout = "Sw<2,0,-3> o (8,8):(8,1)".parse().unwrap();
+    /// let r = a.compose_composed(&b).unwrap();
+    /// assert!((0..64).all(|i| r.index_of(i).unwrap() == a.index_of(b.index_of(i).unwrap()).unwrap()));
+    /// ```
+    pub fn compose_composed(&self, b: &ComposedLayout) -> Result<ComposedLayout, LayoutError> {
+        let inner = self
+            .layout
+            .compose_composed(b)
+            .map_err(|e| renamed(e, &self.layout, self))?;
+        self.absorb(&inner, &b.to_string())
+    }
+
+    /// `Sw o offset o inner` as one swizzled layout, `inner` being `Sw' o 0 o L'`.
+    fn absorb(&self, inner: &ComposedLayout, b: &str) -> Result<ComposedLayout, LayoutError> {
+        if inner.swizzle.is_identity() {
+            let offset = self.offset.checked_add(inner.offset).ok_or_else(|| {
+                LayoutError::value(format!(
+                    "compose({self}, {b}): the offset overflows 64 bits"
+                ))
+            })?;
+            return ComposedLayout::new(self.swizzle, offset, inner.layout);
+        }
+        if self.offset != 0 {
+            return Err(LayoutError::value(format!(
+                "compose({self}, {b}): the offset {} lies between the two swizzles, so no \
+                 single swizzled layout is the composition",
+                self.offset
+            )));
+        }
+        let sw = self
+            .swizzle
+            .compose_swizzle(&inner.swizzle)
+            .map_err(|e| LayoutError::value(format!("compose({self}, {b}): {}", e.message())))?;
+        ComposedLayout::new(sw, inner.offset, inner.layout)
+    }
+
     /// `Sw o offset o divide(L, B)`.
     pub fn divide(&self, b: &Layout) -> Result<ComposedLayout, LayoutError> {
         self.map_layout(|l| l.divide(b))
@@ -242,6 +297,29 @@ impl ComposedLayout {
                 .map_err(|e| LayoutError::from_core(format!("fix_mode({self}, {mode}, {c})"), e))?;
         }
         ComposedLayout::new(self.swizzle, self.offset + at, rest)
+    }
+
+    /// CuTe's slice `layout(c)` of a swizzled layout, `c` holding `_` for the free modes:
+    /// the fixed modes' index moves into the offset, `Sw o (offset + o) o slice(L, c)`
+    /// with `(slice(L, c), o)` = [`Layout::slice_and_offset`]. Its value at `j` is the
+    /// original's at `c` with `j` in the free modes.
+    ///
+    /// ```
+    /// use strideweave::{ComposedLayout, Coord};
+    /// let s: ComposedLayout = "Sw<3,0,3> o (8,8):(8,1)".parse().unwrap();
+    /// let col = s.slice_coord(&"(_,5)".parse().unwrap()).unwrap();
+    /// assert_eq!(col.to_string(), "Sw<3,0,3> o 5 o 8:8");
+    /// assert_eq!(col.index_of(2).unwrap(), s.index(&Coord::new((2, 5)).unwrap()).unwrap());
+    /// ```
+    pub fn slice_coord(&self, c: &crate::SliceCoord) -> Result<ComposedLayout, LayoutError> {
+        let (l, o) = self
+            .layout
+            .slice_and_offset(c)
+            .map_err(|e| renamed(e, &self.layout, self))?;
+        let offset = self.offset.checked_add(o).ok_or_else(|| {
+            LayoutError::value(format!("slice({self}, {c}): the offset overflows 64 bits"))
+        })?;
+        ComposedLayout::new(self.swizzle, offset, l)
     }
 
     /// Top-level mode `i`, still swizzled (CuTe's `get<I>` / `layout<I>`).

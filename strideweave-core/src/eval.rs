@@ -406,6 +406,9 @@ pub const FUNCTIONS: &[&str] = &[
     "congruent",
     "weakly_congruent",
     "compatible",
+    "elem_scale",
+    "product",
+    "domain_distribute",
     "evenly_divides",
     "shape_div",
     "shape_mod",
@@ -599,6 +602,22 @@ pub(crate) fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
                 _ => Value::Profile(t.recipe().to_vec()),
             }
         }
+        "domain_distribute" => {
+            arity(name, a, 2, 2)?;
+            let shape = want_shape(name, 0, &a[0])?;
+            Value::Layout(Layout::domain_distribute(
+                &shape,
+                want_int(name, 1, &a[1])?,
+            )?)
+        }
+        "product" => {
+            // CuTe's `product(IntTuple)`: the product of the leaves (`size` of a shape)
+            arity(name, a, 1, 1)?;
+            let t = want_tuple(name, 0, "an int tuple", &a[0])?;
+            int(t
+                .product()
+                .ok_or_else(|| LayoutError::value(format!("product of {t} overflows 64 bits")))?)
+        }
         "cosize" => int(layout1(name)?.cosize()),
         "is_injective" => Value::Bool(layout1(name)?.try_is_injective()?),
         "index" => {
@@ -715,6 +734,16 @@ pub(crate) fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
         "complement" => {
             arity(name, a, 1, 2)?;
             let l = want_layout(name, 0, &a[0])?;
+            // CuTe reads a layout cotarget as its shape
+            if let Some(Value::Layout(c)) = a.get(1) {
+                return Ok(Value::Layout(l.complement_shape(&c.shape())?));
+            }
+            if let Some(Value::Tuple(t)) = a
+                .get(1)
+                .filter(|v| !matches!(v, Value::Tuple(t) if t.is_scalar()))
+            {
+                return Ok(Value::Layout(l.complement_shape(&Shape::from_tuple(*t)?)?));
+            }
             let m = if a.len() == 2 {
                 want_int(name, 1, &a[1])?
             } else {
@@ -745,18 +774,14 @@ pub(crate) fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
             arity(name, a, 2, 2)?;
             let l = want_layout(name, 0, &a[0])?;
             if let Value::Layout(b) = &a[1] {
-                let d = l.divide(b)?;
-                return Ok(Value::Layout(if name == "zipped_divide" {
-                    d
+                // CuTe: by one layout, zipped is the division itself and tiled spreads
+                // the rest mode (`(tile, rest0, rest1, ...)`)
+                let how = if name == "zipped_divide" {
+                    Arrangement::Zipped
                 } else {
-                    let mut r = Layout::EMPTY;
-                    let tile = d.get(0)?;
-                    let rest = d.get(1)?;
-                    r.push_group(&tile)
-                        .and_then(|_| r.push_modes(&rest))
-                        .map_err(|e| LayoutError::from_core(name, e))?;
-                    r
-                }));
+                    Arrangement::Tiled
+                };
+                return Ok(Value::Layout(l.divide_by(b, how)?));
             }
             let tiles = want_tiles(name, 1, &a[1])?;
             Value::Layout(if name == "zipped_divide" {
@@ -794,7 +819,13 @@ pub(crate) fn call(name: &str, args: Vec<Value>) -> Result<Value, LayoutError> {
             let (x, y) = layout2(name)?;
             Value::Layout(x.raked_product(&y)?)
         }
-        "flatten" => Value::Layout(layout1(name)?.flatten()),
+        "flatten" => match a.first() {
+            // CuTe flattens int tuples too: the leaves in order
+            Some(Value::Tuple(t)) if a.len() == 1 => Value::Tuple(
+                IntTuple::from_leaves(t.leaves()).map_err(|e| LayoutError::from_core(name, e))?,
+            ),
+            _ => Value::Layout(layout1(name)?.flatten()),
+        },
         "group" => {
             arity(name, a, 3, 3)?;
             let l = want_layout(name, 0, &a[0])?;
@@ -992,6 +1023,18 @@ fn call_more(name: &str, a: &[Value]) -> Result<Value, LayoutError> {
         "compatible" => {
             let (x, y) = tuple2("a shape")?;
             Value::Bool(tuples::compatible(&x, &y))
+        }
+        "elem_scale" => {
+            let (x, y) = tuple2("an int tuple")?;
+            Value::Tuple(tuples::elem_scale(&x, &y)?)
+        }
+        "evenly_divides" if matches!(a.get(1), Some(Value::Tiler(_))) => {
+            arity(name, a, 2, 2)?;
+            let x = want_tuple(name, 0, "a shape", &a[0])?;
+            let Some(Value::Tiler(ts)) = a.get(1) else {
+                return Err(LayoutError::type_error(format!("{name} expects a tiler")));
+            };
+            Value::Bool(tuples::evenly_divides_tiler(&x, ts)?)
         }
         "evenly_divides" => {
             let (x, y) = tuple2("a shape")?;

@@ -239,8 +239,17 @@ pub(crate) fn call(name: &str, args: &[Value]) -> Result<Option<Value>, LayoutEr
         Value::Layout(a) if name == "compose" && args.len() == 2 => match &args[1] {
             Value::Swizzle(sw) => composed(a.compose_swizzle(sw)?),
             Value::Composed(b) => composed(a.compose_composed(b)?),
+            Value::CoordLayout(b) => Value::Layout(a.compose_coord(b)?),
             _ => return Err(unsupported(name, &args[1])),
         },
+        // whether `compose` succeeds: the same dispatch, any value error is `false`
+        Value::Layout(_) if name == "can_compose" && args.len() == 2 => {
+            match call("compose", args) {
+                Ok(_) => Value::Bool(true),
+                Err(e) if e.kind() == crate::ErrorKind::Value => Value::Bool(false),
+                Err(e) => return Err(e),
+            }
+        }
         _ => {
             let bad = args.iter().find(|v| is_new_kind(v)).unwrap_or(&args[0]);
             return Err(unsupported(name, bad));
@@ -303,11 +312,22 @@ fn composed_call(name: &str, c: &ComposedLayout, args: &[Value]) -> Result<Value
                 other => return Err(unsupported(name, &other)),
             }
         }
-        "compose" if matches!(args.get(1), Some(Value::Swizzle(_) | Value::Composed(_))) => {
-            return Err(LayoutError::type_error(format!(
-                "compose of a swizzled layout with {}: compose the swizzles first",
-                args[1].kind()
-            )))
+        "slice" if args.len() == 2 => {
+            let cut = match &args[1] {
+                Value::Slice(s) => *s,
+                Value::Tuple(t) => crate::SliceCoord::from_tuple(*t),
+                other => return Err(unsupported(name, other)),
+            };
+            composed(c.slice_coord(&cut)?)
+        }
+        "compose"
+            if args.len() == 2 && matches!(args[1], Value::Swizzle(_) | Value::Composed(_)) =>
+        {
+            composed(match &args[1] {
+                Value::Swizzle(sw) => c.compose_swizzle(sw)?,
+                Value::Composed(b) => c.compose_composed(b)?,
+                other => return Err(unsupported(name, other)),
+            })
         }
         n if INNER_QUERY.contains(&n) => inner()?,
         n if REWRAP.contains(&n) => composed(c.map_layout(|l| match on(l)? {

@@ -116,6 +116,38 @@ pub fn weakly_congruent(a: &IntTuple, b: &IntTuple) -> bool {
     covering_leaves(a, b).is_some()
 }
 
+/// CuTe's `elem_scale(a, b)`: `a` with each integer multiplied by the size of the item of
+/// `b` it stands for; `a` must be weakly congruent with `b`.
+///
+/// ```
+/// use strideweave::int_tuple_ops::elem_scale;
+/// let t = |s: &str| s.parse::<strideweave::IntTuple>().unwrap();
+/// assert_eq!(elem_scale(&t("(2,3)"), &t("(4,(5,6))")).unwrap(), t("(8,90)"));
+/// assert_eq!(elem_scale(&t("2"), &t("(4,(5,6))")).unwrap(), t("240"));
+/// ```
+pub fn elem_scale(a: &IntTuple, b: &IntTuple) -> Result<IntTuple, LayoutError> {
+    let cover = covering_leaves(a, b).ok_or_else(|| {
+        LayoutError::value(format!(
+            "elem_scale({a}, {b}): {a} is not weakly congruent with {b}"
+        ))
+    })?;
+    let overflow = || {
+        LayoutError::value(format!(
+            "elem_scale({a}, {b}): the result overflows 64 bits"
+        ))
+    };
+    let mut scale = vec![1u64; a.leaf_count()];
+    for (j, &x) in b.leaves().iter().enumerate() {
+        let i = cover[j];
+        scale[i] = scale[i].checked_mul(x).ok_or_else(overflow)?;
+    }
+    let mut r = *a;
+    for (i, k) in scale.into_iter().enumerate() {
+        r.set_leaf(i, a.leaf(i).checked_mul(k).ok_or_else(overflow)?);
+    }
+    Ok(r)
+}
+
 /// Whether shape `a` is compatible with shape `b`: same size, and every coordinate of `a`
 /// is a coordinate of `b` (each integer of `a` equals the size of the item of `b` it
 /// stands for).
@@ -319,6 +351,61 @@ fn evenly(a: &Tree, b: &Tree) -> Result<bool, LayoutError> {
 pub fn evenly_divides(shape: &IntTuple, tiler: &IntTuple) -> Result<bool, LayoutError> {
     positive("evenly_divides", shape, tiler)?;
     evenly(&Tree::of(shape), &Tree::of(tiler))
+}
+
+/// CuTe's `evenly_divides(shape, tiler)` for a tiler of layouts (one per leading mode of
+/// `shape`): mode `i` of `shape` is covered by whole tiles of `tiles[i]`, i.e.
+/// `size(a_i) == size(T_i) * size(ceil_div(a_i, T_i))`, where `ceil_div(a_i, T_i)` is the
+/// shape of `complement(T_i, a_i)` (the tiles needed: the gaps inside the tile, then
+/// `ceil_div(a_i, span)` left to right). More tiles than modes is `false`.
+///
+/// ```
+/// use strideweave::int_tuple_ops::evenly_divides_tiler;
+/// use strideweave::Layout;
+/// let t = |s: &str| s.parse::<strideweave::IntTuple>().unwrap();
+/// let l = |s: &str| s.parse::<Layout>().unwrap();
+/// assert!(evenly_divides_tiler(&t("(32,64)"), &[l("8:2"), l("32:1")]).unwrap());
+/// assert!(!evenly_divides_tiler(&t("(32,64)"), &[l("8:3"), l("32:1")]).unwrap());
+/// ```
+pub fn evenly_divides_tiler(shape: &IntTuple, tiles: &[Layout]) -> Result<bool, LayoutError> {
+    let what = || {
+        format!(
+            "evenly_divides({shape}, {})",
+            crate::ops::tiler_notation(tiles)
+        )
+    };
+    if shape.leaves().contains(&0) {
+        return Err(LayoutError::value(format!(
+            "{}: extents must be at least 1",
+            what()
+        )));
+    }
+    let modes: Vec<IntTuple> = (0..shape.rank())
+        .map(|i| shape.mode(i))
+        .collect::<Result<_, _>>()
+        .map_err(|e| LayoutError::from_core(what(), e))?;
+    if tiles.len() > modes.len() {
+        return Ok(false);
+    }
+    for (a, t) in modes.iter().zip(tiles) {
+        // the complement of T (its broadcast modes filtered out, as CuTe does): the gaps
+        // between T's sorted leaves, then ceil_div(a, span) copies of the span
+        let (gaps, span) = crate::algebra::complement_span(&t.filter())
+            .map_err(|e| LayoutError::from_core(what(), e))?;
+        let span = IntTuple::new(span)?;
+        let rest = ceil_div(a, &span)?
+            .product()
+            .ok_or_else(|| overflow(&what()))?;
+        let covered = t.size().checked_mul(gaps).and_then(|x| x.checked_mul(rest));
+        if covered.is_none() || covered != a.product() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn overflow(what: &str) -> LayoutError {
+    LayoutError::value(format!("{what}: arithmetic overflows 64 bits"))
 }
 
 /// The exclusive prefix product of `a`'s leaves, congruent with `a`: the strides of the

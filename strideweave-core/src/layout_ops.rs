@@ -310,3 +310,103 @@ impl Layout {
         r.validated().map_err(|e| LayoutError::from_core(ctx(), e))
     }
 }
+
+impl Layout {
+    /// CuTe's `composition(Layout, B)` for a `B` with scaled-basis strides (a coordinate
+    /// layout): `R(c) = A(B(c))`, `B(c)` being a coordinate of A. Each leaf `s:k@p` of B
+    /// walks mode `p` of A (a path into A's hierarchy) at stride `k`, so it becomes
+    /// `compose(mode p of A, s:k)`; a stride-0 leaf stays `s:0`. The result has B's
+    /// hierarchy with each leaf replaced by its composition.
+    ///
+    /// ```
+    /// use strideweave::{CoordLayout, Layout};
+    /// let a: Layout = "(4,4):(4,1)".parse().unwrap();
+    /// let t: CoordLayout = "(4,4):(1@1,1@0)".parse().unwrap();
+    /// assert_eq!(a.compose_coord(&t).unwrap().to_string(), "(4,4):(1,4)");
+    /// ```
+    pub fn compose_coord(&self, b: &crate::CoordLayout) -> Result<Layout, LayoutError> {
+        let what = || format!("compose({self}, {b})");
+        let shape = *b.shape().as_tuple();
+        let mut stack = vec![Layout::EMPTY];
+        let mut leaf = 0;
+        for node in shape.recipe() {
+            match node {
+                crate::Node::Leaf => {
+                    let s = shape.leaf(leaf);
+                    let r = match b.leaf_stride(leaf) {
+                        (k, Some(basis)) => {
+                            let mut sub = *self;
+                            for &m in basis.path() {
+                                sub = sub.get(m as usize).map_err(|e| {
+                                    LayoutError::value(format!(
+                                        "{}: B's stride {k}{basis} names a mode A does not \
+                                         have ({})",
+                                        what(),
+                                        e.message()
+                                    ))
+                                })?;
+                            }
+                            let t = Layout::leaf(s, k)
+                                .map_err(|e| LayoutError::from_core(what(), e))?;
+                            sub.compose(&t).map_err(|e| {
+                                LayoutError::value(format!("{}: {}", what(), e.message()))
+                            })?
+                        }
+                        (_, None) => {
+                            Layout::leaf(s, 0).map_err(|e| LayoutError::from_core(what(), e))?
+                        }
+                    };
+                    leaf += 1;
+                    let top = stack.last_mut().ok_or_else(|| LayoutError::value(what()))?;
+                    top.push_mode(&r)
+                        .map_err(|e| LayoutError::from_core(what(), e))?;
+                }
+                crate::Node::Push => stack.push(Layout::EMPTY),
+                crate::Node::Pop => {
+                    let inner = stack.pop().ok_or_else(|| LayoutError::value(what()))?;
+                    let top = stack.last_mut().ok_or_else(|| LayoutError::value(what()))?;
+                    top.push_group(&inner)
+                        .map_err(|e| LayoutError::from_core(what(), e))?;
+                }
+            }
+        }
+        stack.pop().ok_or_else(|| LayoutError::value(what()))
+    }
+}
+
+impl Layout {
+    /// CuTe's `domain_distribute(shape, n)`: an ordered, compact-strided layout into the
+    /// coordinates of `shape` (integer keys, first mode fastest) of at most `n` elements
+    /// whose size divides `n`, taking from each leaf of `shape` in turn the largest part it
+    /// shares with what is left of `n` (`gcd`). Tiling `shape` by it leaves no partial
+    /// tile.
+    ///
+    /// ```
+    /// use strideweave::{Layout, Shape};
+    /// let d = Layout::domain_distribute(&Shape::new((15, 14)).unwrap(), 6).unwrap();
+    /// assert_eq!(d.to_string(), "(3,2):(1,15)");
+    /// ```
+    pub fn domain_distribute(shape: &Shape, n: u64) -> Result<Layout, LayoutError> {
+        let what = || format!("domain_distribute({shape}, {n})");
+        if n == 0 {
+            return Err(LayoutError::value(format!(
+                "{}: n must be at least 1",
+                what()
+            )));
+        }
+        let flat = *Layout::compact_col_major(*shape.as_tuple())
+            .map_err(|e| LayoutError::from_core(what(), e))?
+            .flatten()
+            .stride()
+            .as_tuple();
+        let mut rest = n;
+        let mut r = Layout::EMPTY;
+        for (k, &s) in shape.as_tuple().leaves().iter().enumerate() {
+            let g = algebra::gcd(s, rest);
+            rest /= g;
+            r.push_leaf(g, flat.leaf(k))
+                .map_err(|e| LayoutError::from_core(what(), e))?;
+        }
+        Ok(r.coalesce())
+    }
+}

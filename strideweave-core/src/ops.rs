@@ -135,6 +135,60 @@ impl Layout {
         })
     }
 
+    /// CuTe's `complement(self, shape)`: the cotarget is a shape, and the last mode of the
+    /// complement counts the copies of `self`'s span that cover it left to right,
+    /// `size(ceil_div(shape, span))` (the span being where the stride chain of `self` ends).
+    /// Otherwise as [`Layout::complement`] with the cotarget `size(shape)`, whose errors it
+    /// keeps (`size(self) > size(shape)`, not injective); the layout's shape must also be
+    /// weakly congruent with the cotarget (an integer shape of `self` stands for the whole
+    /// cotarget), or it is a value error, as the layout specification asks of a cotarget.
+    /// For an integer shape, or a span that divides the shape's first items, it is
+    /// `complement(self, size(shape))`.
+    ///
+    /// ```
+    /// use strideweave::{Layout, Shape};
+    /// let l: Layout = "2:1".parse().unwrap();
+    /// // ceil_div((3,3), 2) is (2,3): six copies of the span 2, not ceil(9/2) = 5
+    /// let s = Shape::new((3, 3)).unwrap();
+    /// assert_eq!(l.complement_shape(&s).unwrap().to_string(), "6:2");
+    /// assert_eq!(l.complement(9).unwrap().to_string(), "5:2");
+    /// ```
+    pub fn complement_shape(&self, cotarget: &Shape) -> Result<Layout, LayoutError> {
+        if !crate::int_tuple_ops::weakly_congruent(self.shape().as_tuple(), cotarget.as_tuple()) {
+            return Err(LayoutError::value(format!(
+                "complement({self}, {cotarget}): shape {} is not congruent with the cotarget \
+                 {cotarget} (each item of the shape must stand for an item of the cotarget)",
+                self.shape()
+            )));
+        }
+        let m = cotarget.checked_size().ok_or_else(|| {
+            LayoutError::value(format!(
+                "complement({self}, {cotarget}): the size of the cotarget overflows 64 bits"
+            ))
+        })?;
+        // the checks of the integer complement (injective, size(self) <= size(shape))
+        self.complement(m).map_err(|e| {
+            LayoutError::value(e.message().replacen(
+                &format!("complement({self}, {m})"),
+                &format!("complement({self}, {cotarget})"),
+                1,
+            ))
+        })?;
+        // the last mode counts the copies of the span, item by item of the shape
+        let what =
+            |e: CoreError| LayoutError::from_core(format!("complement({self}, {cotarget})"), e);
+        let (_, span) = algebra::complement_span(self).map_err(what)?;
+        let rest = IntTuple::new(span)
+            .and_then(|s| crate::int_tuple_ops::ceil_div(cotarget.as_tuple(), &s))?
+            .product();
+        match rest.and_then(|r| r.checked_mul(span)) {
+            Some(m) => self.complement(m),
+            None => Err(LayoutError::value(format!(
+                "complement({self}, {cotarget}): the span of the complement overflows 64 bits"
+            ))),
+        }
+    }
+
     /// Logical division by one tile: `self ∘ (b, complement(b, size(self)))`.
     ///
     /// ```

@@ -33,6 +33,27 @@ pub const fn complement_unchecked_size(l: &Layout, cotarget: u64) -> Result<Layo
     Ok(c)
 }
 
+/// Where `l`'s stride chain ends and how many elements its gaps hold: `(gaps, span)`, the
+/// product of the complement's gap extents and the stride of its last mode (C++ CuTe's
+/// final `new_stride`), so `complement(l, M)` ends with `ceil_div(M, span)` copies of the
+/// span. The same checks as [`complement`] (injective, strides that chain); `(1, 1)` for a
+/// layout with no leaf of extent above 1.
+pub const fn complement_span(l: &Layout) -> Result<(u64, u64), CoreError> {
+    let (order, n) = tri!(injective_candidates(l));
+    let (mut gaps, mut span) = (1u64, 1u64);
+    let mut k = 0;
+    while k < n {
+        let (s, d) = (l.leaf_extent(order[k]), l.leaf_stride(order[k]));
+        if d < span {
+            return Err(CoreError::Unchainable { stride: d, span });
+        }
+        gaps = tri!(crate::layout::mul(gaps, d / span));
+        span = tri!(crate::layout::mul(s, d));
+        k += 1;
+    }
+    Ok((gaps, span))
+}
+
 /// The gaps between L's sorted leaves, then the mode up to the cotarget.
 const fn complement_of_chain(l: &Layout, cotarget: u64) -> Result<Layout, CoreError> {
     let (order, n) = tri!(injective_candidates(l));

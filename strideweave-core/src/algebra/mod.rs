@@ -21,7 +21,7 @@ pub(crate) use tiler::{by_mode_keeping, ModeOp};
 
 pub use arrange::{arrange_by_mode, arrange_pair, Arrangement};
 pub use coalesce::{coalesce, coalesce_by, filter};
-pub use complement::{complement, complement_unchecked_size};
+pub use complement::{complement, complement_span, complement_unchecked_size};
 pub(crate) use compose::compose_pair;
 pub use compose::{can_compose, compose, compose_leaf, compose_shape, compose_tiler};
 pub use divide::{divide, divide_shape, divide_tiler, tiled_divide, zipped_divide};
@@ -32,6 +32,7 @@ pub(crate) use product::product_may_overlap;
 pub use product::{
     blocked_product, logical_product, logical_product_tiler, raked_product, tile_to_shape,
 };
+pub(crate) use recast::gcd;
 pub use recast::{downcast, recast_layout, upcast};
 pub use structure::{flatten, group, max_common_layout, max_common_vector};
 

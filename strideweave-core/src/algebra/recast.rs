@@ -81,7 +81,7 @@ pub const fn recast_layout(l: &Layout, old_bits: u64, new_bits: u64) -> Result<L
 }
 
 /// Greatest common divisor.
-const fn gcd(mut a: u64, mut b: u64) -> u64 {
+pub(crate) const fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         let t = a % b;
         a = b;

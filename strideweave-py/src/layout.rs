@@ -186,12 +186,8 @@ impl PyLayout {
         checked(self.0.index(&coord(key)?))
     }
 
-    /// CuTe's `complement(layout, shape)`: the rest mode counts tiles of the shape's modes
-    /// (CuTe's tuple `ceil_div(shape, span)`) instead of the integer `ceil(M / span)`,
-    /// where `span` is where `self`'s chain of strides ends (the largest `extent * stride`
-    /// of its filtered leaves). Coalesced, as CuTe's result is, that rest is one mode of
-    /// `size(ceil_div(shape, span))` tiles of `span`, which is exactly the core's integer
-    /// complement with cotarget `span * size(ceil_div(shape, span))`.
+    /// CuTe's `complement(layout, shape)`, the core's [`Layout::complement_shape`]: the
+    /// rest mode counts tiles of the shape's modes (CuTe's tuple `ceil_div(shape, span)`).
     fn complement_shape(&self, cotarget: &Bound<'_, PyAny>) -> PyResult<Self> {
         let shape = match as_shape(cotarget) {
             Some(s) => s,
@@ -205,33 +201,7 @@ impl PyLayout {
                 )))
             }
         };
-        let f = self.0.filter();
-        let span = (0..f.leaf_count())
-            .map(|i| f.leaf_extent(i) as u128 * f.leaf_stride(i) as u128)
-            .max()
-            .unwrap_or(1)
-            .max(1);
-        // A chain ending past 64 bits leaves no room for a rest mode: any cotarget gives
-        // the same gaps (the core drops the last mode), so the largest one is passed.
-        let m = match u64::try_from(span) {
-            Err(_) => u64::MAX,
-            Ok(span) => {
-                let tiles = checked(strideweave::int_tuple_ops::ceil_div(
-                    shape.as_tuple(),
-                    &strideweave::IntTuple::scalar(span),
-                ))?;
-                checked(Shape::from_tuple(tiles))?
-                    .checked_size()
-                    .and_then(|n| n.checked_mul(span))
-                    .ok_or_else(|| {
-                        value_error(format!(
-                            "complement({}, {shape}): the cotarget's span overflows 64 bits",
-                            self.0
-                        ))
-                    })?
-            }
-        };
-        layout(self.0.complement(m))
+        layout(self.0.complement_shape(&shape))
     }
 
     fn grid(&self, max_cells: u64) -> PyResult<Grid> {

@@ -2,6 +2,7 @@
 `Basis`) and `complement` with a shape cotarget: the Rust core's types in Python, checked
 against brute force where a law says what they must compute."""
 
+import ast
 import pickle
 
 import pytest
@@ -291,11 +292,37 @@ def cute_ceil_div(shape, n):
     return out
 
 
+def weakly_congruent(s, t):
+    """The specification's rule for a shape cotarget: every item of L's shape stands for
+    an item of the cotarget (an integer stands for a whole subtree). `s` and `t` are
+    nested lists read from the notation, so a one-item tuple `(1)` stays a tuple."""
+    if isinstance(s, int):
+        return True
+    if isinstance(t, int):
+        return False
+    return len(s) == len(t) and all(weakly_congruent(x, y) for x, y in zip(s, t))
+
+
+def tree(shape):
+    """A shape's notation as nested Python lists (integers stay integers)."""
+    return ast.literal_eval(str(shape).replace("(", "[").replace(")", "]"))
+
+
 @given(layouts(budget=64), st.lists(st.integers(1, 12), min_size=1, max_size=3))
 def test_complement_with_a_shape_follows_cute(a, cotarget):
     """Law (CuTe's complement(L, shape)): with span the end of L's chain, the result has
     L's gaps and then size(ceil_div(shape, span)) tiles of span; it is the integer
-    complement whose cotarget is span * that count."""
+    complement whose cotarget is span * that count. A cotarget L's shape is not weakly
+    congruent with, or smaller than L, is a ValueError."""
+    if not weakly_congruent(tree(a.shape), cotarget if len(cotarget) > 1 else cotarget[0]):
+        with pytest.raises(ValueError, match="congruent"):
+            a.complement(Shape(cotarget))
+        return
+    if a.size > Shape(cotarget).size:
+        # the specification's rule for any cotarget: the layout must fit in it
+        with pytest.raises(ValueError, match="larger than cotarget"):
+            a.complement(Shape(cotarget))
+        return
     try:
         gaps = a.complement(a.size)
     except ValueError:

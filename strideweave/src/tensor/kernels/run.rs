@@ -553,6 +553,9 @@ mod x86 {
         /// Any row of direct formats: the group plans (a pixel's full groups and its
         /// last one) are computed once, so each block is a straight load, convert, store
         /// with fixed masks, and padding slots are stored as zeros without a conversion.
+        /// Full groups of 16 or 32 slots (the common tiles) run a compile-time number of
+        /// unmasked blocks: a run-time block loop around each group measured about 1.7x
+        /// slower on `[1,57,55,48]` into 16-slot tiles.
         ///
         /// # Safety
         /// As for `grid`, with direct formats; `SP`/`DP` match the variants of
@@ -567,23 +570,78 @@ mod x86 {
             r: Row,
             g: Grid,
         ) {
+            // SAFETY: same contract; `NB` is `slots / 16` when nonzero.
+            unsafe {
+                let full_groups = r.groups() - 1;
+                let (nv, ns) = r.group(full_groups);
+                // The last group is one masked block (a few channels), then zero blocks
+                // up to the tile's slots when padded.
+                let one = nv < 16 && (ns <= 16 || ns == r.slots);
+                match (r.slots, one) {
+                    (16, true) => planned::<S, D, SP, DP, 1, true>(src, s, dst, d, r, g),
+                    (16, false) => planned::<S, D, SP, DP, 1, false>(src, s, dst, d, r, g),
+                    (32, true) => planned::<S, D, SP, DP, 2, true>(src, s, dst, d, r, g),
+                    (32, false) => planned::<S, D, SP, DP, 2, false>(src, s, dst, d, r, g),
+                    _ => planned::<S, D, SP, DP, 0, false>(src, s, dst, d, r, g),
+                }
+            }
+        }
+
+        /// `grid_planned` with `NB` (when nonzero) unmasked blocks per full group, and
+        /// with `ONE` a last group that is one masked block (`nv < 16`) and, when it
+        /// writes more than 16 slots, zero blocks up to `ns == slots == 16 * NB`.
+        ///
+        /// # Safety
+        /// As for `grid_planned`, `NB == 0 || slots == 16 * NB`, and `ONE` only when
+        /// `NB > 0`, `nv < 16` and `ns <= 16 || ns == slots`.
+        #[inline(always)]
+        unsafe fn planned<
+            S: Elem,
+            D: Elem,
+            const SP: bool,
+            const DP: bool,
+            const NB: usize,
+            const ONE: bool,
+        >(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
             let (sf, df) = (fixed::<S>(s.fmt, SP), fixed::<D>(d.fmt, DP));
             let full_groups = r.groups() - 1;
             let (nv, ns) = r.group(full_groups);
             let (whole, last) = (Plan::new(r.slots, r.slots), Plan::new(nv, ns));
             // SAFETY: rows in bounds (contract); every full group holds `slots` elements
-            // and slots, the last one `nv` and `ns` (`Row::group`).
+            // and slots (`16 * NB` when NB > 0), the last one `nv` and `ns` (`Row::group`).
             unsafe {
                 for_each_row(src, dst, g, |sj, dj| {
                     let (mut sp, mut dp) = (sj, dj);
                     for _ in 0..r.npix {
                         let (mut sg, mut dg) = (sp, dp);
                         for _ in 0..full_groups {
-                            whole.run::<S, D>(sg, sf, dg, df);
+                            if NB > 0 {
+                                for b in 0..NB {
+                                    block::<S, D>(sg, sf, dg, df, 16 * b, 0xFFFF, 0xFFFF);
+                                }
+                            } else {
+                                whole.run::<S, D>(sg, sf, dg, df);
+                            }
                             sg = sg.wrapping_add(s.group);
                             dg = dg.wrapping_add(d.group);
                         }
-                        last.run::<S, D>(sg, sf, dg, df);
+                        if ONE {
+                            block::<S, D>(sg, sf, dg, df, 0, last.vm, last.wm);
+                            if ns > 16 {
+                                for b in 1..NB {
+                                    zero::<D>(dg, df, 16 * b, 0xFFFF);
+                                }
+                            }
+                        } else {
+                            last.run::<S, D>(sg, sf, dg, df);
+                        }
                         sp = sp.wrapping_add(s.pixel);
                         dp = dp.wrapping_add(d.pixel);
                     }

@@ -4,7 +4,8 @@
 //! input exactly as the single-threaded loop would, so results never depend on the
 //! number of parts or threads.
 
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use crate::tensor::convert::ConvertPath;
 use crate::tensor::placement::StridedGeom;
@@ -17,8 +18,40 @@ pub(crate) struct Exec {
     pub parts: usize,
 }
 
-/// Runs `f(first_unit, units, chunk)` over `dst` cut into at most `exec.parts` chunks
-/// of whole units of `unit` bytes (the last chunk may be shorter: it ends at `dst`'s end).
+/// Chunks per part: more chunks than threads let a thread that has a core take over the
+/// chunks of one that has not (on a shared machine one of two threads often waits for a
+/// core, and an even two-way split then runs at the speed of the slower thread).
+const CHUNKS_PER_PART: usize = 4;
+
+/// Output bytes below which a chunk is not split further (a chunk costs a task and a
+/// lock; 256 KiB keeps that below 0.1% of the chunk's work).
+const MIN_CHUNK_BYTES: usize = 256 << 10;
+
+/// Runs `work(i)` for every `i < n` on at most `parts` threads of the current rayon
+/// pool: each thread takes the next index from a shared counter until none is left, so
+/// the indices are spread by availability, not fixed in advance. Which thread runs an
+/// index never changes what it computes.
+fn run_dynamic(parts: usize, n: usize, work: impl Fn(usize) + Sync) {
+    let next = AtomicUsize::new(0);
+    let worker = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= n {
+            break;
+        }
+        work(i);
+    };
+    rayon::scope(|s| {
+        for _ in 1..parts.min(n) {
+            s.spawn(|_| worker());
+        }
+        worker();
+    });
+}
+
+/// Runs `f(first_unit, units, chunk)` over `dst` cut into chunks of whole units of
+/// `unit` bytes (the last chunk may be shorter: it ends at `dst`'s end), on at most
+/// `exec.parts` threads. There are up to [`CHUNKS_PER_PART`] chunks per part, none
+/// smaller than [`MIN_CHUNK_BYTES`] unless that leaves fewer chunks than parts.
 pub(crate) fn for_unit_chunks(
     exec: &Exec,
     dst: &mut [u8],
@@ -30,13 +63,22 @@ pub(crate) fn for_unit_chunks(
         f(0, nunits, dst);
         return;
     }
-    let per = nunits.div_ceil(exec.parts.min(nunits));
-    dst.par_chunks_mut(per * unit)
-        .enumerate()
-        .for_each(|(i, chunk)| {
-            let first = i * per;
-            f(first, per.min(nunits - first), chunk)
-        });
+    let by_size = nunits.div_ceil((MIN_CHUNK_BYTES / unit).max(1));
+    let nchunks = (exec.parts.saturating_mul(CHUNKS_PER_PART))
+        .min(by_size)
+        .max(exec.parts.min(nunits));
+    let per = nunits.div_ceil(nchunks);
+    let chunks: Vec<Mutex<&mut [u8]>> = dst
+        .chunks_mut(per * unit)
+        .take(nunits.div_ceil(per))
+        .map(Mutex::new)
+        .collect();
+    run_dynamic(exec.parts, chunks.len(), |i| {
+        // Each index is taken once, so the lock is never contended.
+        let mut chunk = chunks[i].lock().unwrap_or_else(PoisonError::into_inner);
+        let first = i * per;
+        f(first, per.min(nunits - first), &mut chunk)
+    });
 }
 
 /// The axis to split a strided output on: the one of largest stride among axes of
@@ -49,17 +91,17 @@ pub(crate) fn split_axis(b: &StridedGeom) -> Option<usize> {
         .max_by_key(|&ax| b.stride[ax])
 }
 
-/// Runs `f(range)` over `0..n` cut into at most `exec.parts` consecutive ranges, in
-/// parallel when there is more than one.
+/// Runs `f(range)` over `0..n` cut into consecutive ranges (up to [`CHUNKS_PER_PART`]
+/// per part) on at most `exec.parts` threads.
 pub(crate) fn for_ranges(exec: &Exec, n: usize, f: impl Fn(std::ops::Range<usize>) + Sync) {
     let parts = exec.parts.min(n).max(1);
     if parts == 1 {
         f(0..n);
         return;
     }
-    let per = n.div_ceil(parts);
-    (0..parts).into_par_iter().for_each(|p| {
-        let start = (p * per).min(n);
+    let per = n.div_ceil(parts.saturating_mul(CHUNKS_PER_PART).min(n));
+    run_dynamic(parts, n.div_ceil(per), |i| {
+        let start = i * per;
         f(start..(start + per).min(n))
     });
 }

@@ -345,6 +345,69 @@ unsafe fn for_each_group(
     }
 }
 
+/// Rows with at least this many channel groups per pixel (and more than one pixel) are
+/// walked group by group (every pixel of the row in group 0, then in group 1, ..)
+/// instead of pixel by pixel. The groups of a pixel lie a channel tile apart, often a
+/// multiple of 2 or 4 KiB (`[1,32,32,256]` into 1x4x4x16 tiles: 32 KiB), so a
+/// pixel-by-pixel walk touches many lines of one L1 set in turn and evicts them before
+/// the next pixel fills their other halves; group by group, one side is sequential.
+const GROUP_OUTER_MIN: usize = 4;
+
+/// Calls `f(src group, dst group, last)` for every group of every pixel of every row of
+/// the grid (`last`: the pixel's last group, else a full one); pixel by pixel or, with
+/// `by_group`, group by group within each row (see [`GROUP_OUTER_MIN`]). Each group is
+/// visited exactly once either way.
+///
+/// # Safety
+/// As for [`for_each_group`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn for_each_group_ordered(
+    src: *const u8,
+    s: Side,
+    dst: *mut u8,
+    d: Side,
+    r: Row,
+    g: Grid,
+    by_group: bool,
+    mut f: impl FnMut(*const u8, *mut u8, bool),
+) {
+    let full_groups = r.groups() - 1;
+    // SAFETY: the walks only compute pointers; `f` receives in-bounds groups (contract).
+    unsafe {
+        if !by_group {
+            for_each_row(src, dst, g, |sj, dj| {
+                let (mut sp, mut dp) = (sj, dj);
+                for _ in 0..r.npix {
+                    let (mut sg, mut dg) = (sp, dp);
+                    for _ in 0..full_groups {
+                        f(sg, dg, false);
+                        sg = sg.wrapping_add(s.group);
+                        dg = dg.wrapping_add(d.group);
+                    }
+                    f(sg, dg, true);
+                    sp = sp.wrapping_add(s.pixel);
+                    dp = dp.wrapping_add(d.pixel);
+                }
+            });
+            return;
+        }
+        for_each_row(src, dst, g, |sj, dj| {
+            let (mut sg, mut dg) = (sj, dj);
+            for gi in 0..=full_groups {
+                let (mut sp, mut dp) = (sg, dg);
+                for _ in 0..r.npix {
+                    f(sp, dp, gi == full_groups);
+                    sp = sp.wrapping_add(s.pixel);
+                    dp = dp.wrapping_add(d.pixel);
+                }
+                sg = sg.wrapping_add(s.group);
+                dg = dg.wrapping_add(d.group);
+            }
+        })
+    }
+}
+
 /// The portable path, and the reference every vector path is tested against.
 ///
 /// # Safety
@@ -375,7 +438,10 @@ unsafe fn portable_grid<S: Elem, D: Elem>(
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{for_each_group, for_each_row, read, write, Elem, Fmt, Grid, Row, Side};
+    use super::{
+        for_each_group, for_each_group_ordered, for_each_row, read, write, Elem, Fmt, Grid, Row,
+        Side, GROUP_OUTER_MIN,
+    };
     use crate::tensor::dtype::DType;
 
     /// Formats a block loads or stores directly: contiguous elements or byte planes.
@@ -468,13 +534,14 @@ mod x86 {
             // SAFETY: each group is in bounds (contract) and holds `slots` elements and
             // slots (every group is full: `valid % slots == 0`), so the unmasked blocks
             // at k = 0, 16, .. < slots touch only the group's elements and slots.
+            let by_group = r.groups() >= GROUP_OUTER_MIN && r.npix > 1;
             unsafe {
                 if slots == 16 {
-                    for_each_group(src, s, dst, d, r, g, |sp, dp, _, _| {
+                    for_each_group_ordered(src, s, dst, d, r, g, by_group, |sp, dp, _| {
                         block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF)
                     })
                 } else {
-                    for_each_group(src, s, dst, d, r, g, |sp, dp, _, _| {
+                    for_each_group_ordered(src, s, dst, d, r, g, by_group, |sp, dp, _| {
                         let mut k = 0;
                         while k < slots {
                             block::<S, D>(sp, sf, dp, df, k, 0xFFFF, 0xFFFF);
@@ -616,34 +683,26 @@ mod x86 {
             let (whole, last) = (Plan::new(r.slots, r.slots), Plan::new(nv, ns));
             // SAFETY: rows in bounds (contract); every full group holds `slots` elements
             // and slots (`16 * NB` when NB > 0), the last one `nv` and `ns` (`Row::group`).
+            let by_group = r.groups() >= GROUP_OUTER_MIN && r.npix > 1;
             unsafe {
-                for_each_row(src, dst, g, |sj, dj| {
-                    let (mut sp, mut dp) = (sj, dj);
-                    for _ in 0..r.npix {
-                        let (mut sg, mut dg) = (sp, dp);
-                        for _ in 0..full_groups {
-                            if NB > 0 {
-                                for b in 0..NB {
-                                    block::<S, D>(sg, sf, dg, df, 16 * b, 0xFFFF, 0xFFFF);
-                                }
-                            } else {
-                                whole.run::<S, D>(sg, sf, dg, df);
-                            }
-                            sg = sg.wrapping_add(s.group);
-                            dg = dg.wrapping_add(d.group);
-                        }
-                        if ONE {
-                            block::<S, D>(sg, sf, dg, df, 0, last.vm, last.wm);
-                            if ns > 16 {
-                                for b in 1..NB {
-                                    zero::<D>(dg, df, 16 * b, 0xFFFF);
-                                }
+                for_each_group_ordered(src, s, dst, d, r, g, by_group, |sg, dg, is_last| {
+                    if !is_last {
+                        if NB > 0 {
+                            for b in 0..NB {
+                                block::<S, D>(sg, sf, dg, df, 16 * b, 0xFFFF, 0xFFFF);
                             }
                         } else {
-                            last.run::<S, D>(sg, sf, dg, df);
+                            whole.run::<S, D>(sg, sf, dg, df);
                         }
-                        sp = sp.wrapping_add(s.pixel);
-                        dp = dp.wrapping_add(d.pixel);
+                    } else if ONE {
+                        block::<S, D>(sg, sf, dg, df, 0, last.vm, last.wm);
+                        if ns > 16 {
+                            for b in 1..NB {
+                                zero::<D>(dg, df, 16 * b, 0xFFFF);
+                            }
+                        }
+                    } else {
+                        last.run::<S, D>(sg, sf, dg, df);
                     }
                 })
             };

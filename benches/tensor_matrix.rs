@@ -1,7 +1,10 @@
-//! The kernel matrix of `benches/RESULTS-tensor.md`: shapes x placements x dtype pairs,
-//! each CastTess / CastUntess next to the contiguous Cast of the same tensor and a memcpy
-//! of its input, all single-threaded (`RunOptions::threads(1)`) so ratios compare kernels;
-//! then the thread-count gain on tensors above 16 MiB, and Argmax against scalar loops.
+//! The kernel matrix of `benches/RESULTS-tensor.md`: shapes x placements x all nine dtype
+//! pairs, each CastTess / CastUntess next to the contiguous Cast of the same tensor, a
+//! memcpy of its input and a memcpy of the tiled side's bytes (the padded output of
+//! CastTess, the padded input of CastUntess), all single-threaded
+//! (`RunOptions::threads(1)`) so ratios compare kernels; then the thread-count gain on
+//! tensors above 16 MiB (with a 1- and 2-thread memcpy as the machine's ceiling), and
+//! Argmax against scalar loops.
 //!
 //! Run: `cargo bench --bench tensor_matrix -- --warm-up-time 0.5 --measurement-time 1`
 //! then `python3 benches/matrix_table.py` prints the ratio tables from criterion's output.
@@ -9,7 +12,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use strideweave::tensor::{prepare, AlignedBytes, Op, Plan, RunOptions, TensorSpec};
+use strideweave::tensor::{prepare, AlignedBytes, DType, Op, Plan, RunOptions, TensorSpec};
 
 const SHAPES: [&str; 5] = [
     "1,56,56,64",
@@ -29,7 +32,17 @@ const PLACEMENTS: [(&str, &str); 3] = [
     ),
     ("cblocked_4x4", "mla-cblocked(tile=(4,4), align=64)"),
 ];
-const PAIRS: [(&str, &str); 3] = [("f32", "bf16"), ("f32", "f16"), ("bf16", "f32")];
+const PAIRS: [(&str, &str); 9] = [
+    ("f32", "bf16"),
+    ("f32", "f16"),
+    ("bf16", "f32"),
+    ("f16", "f32"),
+    ("bf16", "f16"),
+    ("f16", "bf16"),
+    ("f32", "f32"),
+    ("f16", "f16"),
+    ("bf16", "bf16"),
+];
 
 fn spec(s: &str) -> TensorSpec {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
@@ -41,8 +54,9 @@ fn input(s: &TensorSpec, bytes: usize) -> AlignedBytes {
     let w = s.dtype.width() as usize;
     for (i, c) in b.as_mut_slice().chunks_exact_mut(w).enumerate() {
         let x = (i % 1000) as f32 * 0.37 - 100.0;
-        match w {
-            4 => c.copy_from_slice(&x.to_le_bytes()),
+        match s.dtype {
+            DType::F32 => c.copy_from_slice(&x.to_le_bytes()),
+            DType::F16 => c.copy_from_slice(&half::f16::from_f32(x).to_le_bytes()),
             _ => c.copy_from_slice(&half::bf16::from_f32(x).to_le_bytes()),
         }
     }
@@ -65,6 +79,18 @@ fn bench_plan(c: &mut Criterion, group: &str, name: &str, plan: &Plan, threads: 
     });
 }
 
+/// A memcpy of `n` bytes (the reference for the padded, tiled side of a conversion).
+fn bench_memcpy(c: &mut Criterion, group: &str, name: &str, n: usize) {
+    let src = AlignedBytes::zeroed(n);
+    let mut copy = AlignedBytes::zeroed(n);
+    c.benchmark_group(group).bench_function(name, |bch| {
+        bch.iter(|| {
+            copy.as_mut_slice()
+                .copy_from_slice(black_box(src.as_slice()))
+        })
+    });
+}
+
 fn matrix(c: &mut Criterion) {
     for dims in SHAPES {
         for (a, b) in PAIRS {
@@ -73,16 +99,7 @@ fn matrix(c: &mut Criterion) {
             let to = spec(&format!("{b}[{dims}]"));
             let cast = prepare(Op::Cast, &[from], &[to]).unwrap();
             bench_plan(c, &group, "contiguous_cast", &cast, 1);
-            let n = cast.inputs()[0].bytes as usize;
-            let src = AlignedBytes::zeroed(n);
-            let mut copy = AlignedBytes::zeroed(n);
-            c.benchmark_group(&group)
-                .bench_function("memcpy_input", |bch| {
-                    bch.iter(|| {
-                        copy.as_mut_slice()
-                            .copy_from_slice(black_box(src.as_slice()))
-                    })
-                });
+            bench_memcpy(c, &group, "memcpy_input", cast.inputs()[0].bytes as usize);
             for (pname, placement) in PLACEMENTS {
                 let tess = prepare(
                     Op::CastTess,
@@ -91,6 +108,8 @@ fn matrix(c: &mut Criterion) {
                 )
                 .unwrap();
                 bench_plan(c, &group, &format!("tess_{pname}"), &tess, 1);
+                let out = tess.outputs()[0].bytes as usize;
+                bench_memcpy(c, &group, &format!("memcpy_tess_out_{pname}"), out);
                 let untess = prepare(
                     Op::CastUntess,
                     &[spec(&format!("{a}[{dims}] {placement}"))],
@@ -98,6 +117,8 @@ fn matrix(c: &mut Criterion) {
                 )
                 .unwrap();
                 bench_plan(c, &group, &format!("untess_{pname}"), &untess, 1);
+                let inp = untess.inputs()[0].bytes as usize;
+                bench_memcpy(c, &group, &format!("memcpy_untess_in_{pname}"), inp);
             }
         }
     }
@@ -126,6 +147,29 @@ fn threads(c: &mut Criterion) {
         bench_plan(c, &group, "threads_1", &plan, 1);
         bench_plan(c, &group, "threads_auto", &plan, 0);
     }
+    // The machine's ceiling: a memcpy of the Cast's input bytes on 1 and on 2 threads
+    // (each thread copies one half). Memory-bound kernels cannot gain more than this.
+    let n = 8 * 112 * 112 * 64 * 4;
+    let src = AlignedBytes::zeroed(n);
+    let mut copy = AlignedBytes::zeroed(n);
+    let mut g = c.benchmark_group("threads/memcpy_input");
+    g.bench_function("threads_1", |b| {
+        b.iter(|| {
+            copy.as_mut_slice()
+                .copy_from_slice(black_box(src.as_slice()))
+        })
+    });
+    g.bench_function("threads_auto", |b| {
+        b.iter(|| {
+            let (s0, s1) = black_box(src.as_slice()).split_at(n / 2);
+            let (d0, d1) = copy.as_mut_slice().split_at_mut(n / 2);
+            std::thread::scope(|sc| {
+                sc.spawn(|| d1.copy_from_slice(s1));
+                d0.copy_from_slice(s0);
+            });
+        })
+    });
+    g.finish();
     let tiled = spec(&format!("f32[{dims}] {}", PLACEMENTS[0].1));
     let plan = prepare(Op::CastUntess, &[tiled], &[spec(&format!("bf16[{dims}]"))]).unwrap();
     bench_plan(c, "threads/untess_tiled_1x4x4x16", "threads_1", &plan, 1);

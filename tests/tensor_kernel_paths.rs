@@ -233,6 +233,44 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Few-channel pixels (an RGB image, C = 1 or 8): the vector paths that convert
+    /// several pixels per vector (one load, lane permutations, one store for `q` pixels,
+    /// BF16 byte planes by shuffles) and the planned partial groups. Every C from 1 to
+    /// 17, channel tiles of 8, 16 and 32 slots, partial W and H tiles (a remainder of
+    /// pixels per row), contiguous and padded-stride flat sides (pixels apart), every
+    /// dtype pair, both directions, every path and thread count.
+    #[test]
+    fn few_channel_pixels_match_the_oracle_on_every_path(
+        outer in 1u64..3,
+        h in 1u64..7,
+        w in 1u64..12,
+        c in 1u64..18,
+        tile in (0u64..8, 1u64..4, 1u64..9, prop::sample::select(vec![8u64, 16, 32])),
+        pair in (0usize..3, 0usize..3),
+        cblocked in any::<bool>(),
+        flat_kind in 0u8..2,
+        pad in (0u64..3, 0u64..3, 0u64..3, 0u64..3),
+        seed in any::<u64>(),
+    ) {
+        let dims = vec![outer, h, w, c];
+        let d = format!("{outer},{h},{w},{c}");
+        let (a, b) = (DTYPES[pair.0], DTYPES[pair.1]);
+        let tile = [tile.0, tile.1, tile.2, tile.3];
+        let pad = [pad.0, pad.1, pad.2, pad.3];
+        let kind = if cblocked { 4 } else { 2 };
+        let (wa, wb) = (if a == "f32" { 4 } else { 2 }, if b == "f32" { 4 } else { 2 });
+        let flat = spec(&format!("{a}[{d}] {}", placement(&dims, wa, flat_kind, tile, pad)));
+        let tiled = spec(&format!("{b}[{d}] {}", placement(&dims, 0, kind, tile, pad)));
+        check_all_paths(&flat, &tiled, seed);
+        let tiled_in = spec(&format!("{a}[{d}] {}", placement(&dims, 0, kind, tile, pad)));
+        let flat_out = spec(&format!("{b}[{d}] {}", placement(&dims, wb, flat_kind, tile, pad)));
+        check_all_paths(&tiled_in, &flat_out, seed ^ 1);
+    }
+}
+
 /// The awkward shapes, each placement, each dtype pair, both directions.
 #[test]
 fn awkward_shapes_match_the_oracle_on_every_path() {
@@ -339,6 +377,16 @@ fn large_tensors_give_identical_bytes_for_every_thread_count() {
             "f32[2,130,70,40]",
         ),
         ("f32[2,130,70,40]", "bf16[2,130,70,40]"),
+        // More chunks than threads (an 8-long split axis; 65 H tiles).
+        ("f32[8,64,70,40]", "f16[8,64,70,40]"),
+        (
+            "f16[1,260,70,40] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+            "f32[1,260,70,40]",
+        ),
+        (
+            "f32[1,260,70,3]",
+            "bf16[1,260,70,3] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
     ] {
         let (from, to) = (spec(from), spec(to));
         let plan = prepare(Op::conversion(&from, &to), &[from], &[to]).unwrap();

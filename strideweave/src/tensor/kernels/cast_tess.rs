@@ -422,6 +422,22 @@ impl<'a> TileRows<'a> {
     }
 }
 
+/// Zeros the pixels of a partial tile's body (compact `[TD, TH, TW, TC]` elements of
+/// `w` bytes) that hold no logical pixel: pixel rows outside the `valid` D and H rows,
+/// and pixels from `vw` on in the others. The conversion writes every slot (channel
+/// padding included) of the logical pixels, so the body is written exactly once.
+fn zero_missing_pixels(body: &mut [u8], tile: [usize; 4], valid: [usize; 2], vw: usize, w: usize) {
+    let (pix, row) = (tile[3] * w, tile[2] * tile[3] * w);
+    for (i, r) in body.chunks_exact_mut(row).enumerate() {
+        let (d, h) = (i / tile[1], i % tile[1]);
+        if d < valid[0] && h < valid[1] {
+            r[vw * pix..].fill(0);
+        } else {
+            r.fill(0);
+        }
+    }
+}
+
 /// Packs into MlaTiled, one row of tiles at a time (rows split across threads): every
 /// channel tile of every W tile of the row in one pass over its input pixels, so the
 /// input is read once. A pixel's channels are cut into groups of `tc` slots, one per
@@ -470,7 +486,12 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
                         let (body, gap) = tile.split_at_mut(tile_raw);
                         gap.fill(0);
                         if partial {
-                            body.fill(0);
+                            let vw = if wt < rows.full_w {
+                                rows.tile[2]
+                            } else {
+                                rows.last_w
+                            };
+                            zero_missing_pixels(body, rows.tile, tr.valid, vw, D::W);
                         }
                     }
                 }

@@ -489,6 +489,31 @@ mod x86 {
                 unsafe { by_fmts!(grid_whole, s, d, (src, s, dst, d, r, g)) };
                 return;
             }
+            if r.groups() == 1 && r.valid <= 8 && r.npix >= 2 {
+                // SAFETY: same contract; the callees' conditions were checked.
+                unsafe {
+                    if let Some(p) = spread_pixels::<S, D>(s, d, r) {
+                        return if matches!(d.fmt, Fmt::Planes(_)) {
+                            spread::<S, D, true>(src, s, dst, d, r, g, p)
+                        } else {
+                            spread::<S, D, false>(src, s, dst, d, r, g, p)
+                        };
+                    }
+                    // Their packed plan first: for 16-bit tile pixels of 16 slots it
+                    // loads two pixels per vector, which beats per-pixel loads.
+                    if let Some(p) = Packed::new::<S, D>(s, d, r).filter(|p| p.sstep >= 2 * s.pixel)
+                    {
+                        return grid_packed::<S, D>(src, dst, g, &p);
+                    }
+                    if let Some(p) = gather_pixels::<S, D>(s, d, r) {
+                        return if matches!(s.fmt, Fmt::Planes(_)) {
+                            gather::<S, D, true>(src, s, dst, d, r, g, p)
+                        } else {
+                            gather::<S, D, false>(src, s, dst, d, r, g, p)
+                        };
+                    }
+                }
+            }
             if let Some(p) = Packed::new::<S, D>(s, d, r) {
                 // SAFETY: same contract; `Packed::new` checked the packed layout.
                 unsafe { grid_packed::<S, D>(src, dst, g, &p) };
@@ -921,6 +946,257 @@ mod x86 {
                 (_, 4) => widen(S::DTYPE, lo),
                 _ if S::DTYPE == D::DTYPE => x,
                 _ => _mm512_zextsi256_si512(narrow(D::DTYPE, widen(S::DTYPE, lo))),
+            }
+        }
+
+        /// Pixels per chunk when `spread` applies: dense source pixels (elements) of
+        /// `valid <= 8` channels into padded destination pixels of `slots` (a power of
+        /// two; 8, 16 or 32 for byte planes) consecutive slots, at most 16 output vectors
+        /// per chunk.
+        fn spread_pixels<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> Option<usize> {
+            let px_out = r.slots * D::W;
+            let slots_ok = match d.fmt {
+                Fmt::Planes(pl) => pl == r.slots && matches!(r.slots, 8 | 16 | 32),
+                Fmt::Elements(_) => r.slots.is_power_of_two() && r.slots <= 512,
+            };
+            let p = (16 / r.valid).min(r.npix).min(1024 / px_out.max(1));
+            (s.fmt == Fmt::Elements(S::W)
+                && slots_ok
+                && r.pad
+                && s.pixel == r.valid * S::W
+                && d.pixel == px_out
+                && p >= 2)
+                .then_some(p)
+        }
+
+        /// Pixels per chunk when `gather` applies: source pixels of `valid <= 8`
+        /// channels (padding never read) into dense destination elements.
+        fn gather_pixels<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> Option<usize> {
+            let p = (16 / r.valid).min(r.npix);
+            let lane = if matches!(s.fmt, Fmt::Planes(_)) {
+                1
+            } else {
+                S::W
+            };
+            (d.fmt == Fmt::Elements(D::W)
+                && (!r.pad || r.slots == r.valid)
+                && d.pixel == r.valid * D::W
+                && s.pixel >= r.valid * lane
+                && p >= 2)
+                .then_some(p)
+        }
+
+        static IOTA16: [u16; 32] = {
+            let mut a = [0u16; 32];
+            let mut i = 0;
+            while i < 32 {
+                a[i] = i as u16;
+                i += 1;
+            }
+            a
+        };
+        static IOTA32: [u32; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+        /// CastTess of narrow pixels: each chunk of `p` pixels (`p * valid <= 16`
+        /// contiguous source elements) is one masked load and one conversion; each
+        /// 64-byte vector of the chunk's output is one permutation of the converted lanes
+        /// with zeros in the padding slots (index and zero mask computed once per grid),
+        /// plus the byte-plane shuffle.
+        ///
+        /// # Safety
+        /// As for `grid`, and `spread_pixels` returned `p`.
+        #[inline(never)]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn spread<S: Elem, D: Elem, const DP: bool>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+            p: usize,
+        ) {
+            const MAXV: usize = 16;
+            let (v, slots) = (r.valid, r.slots);
+            let px_out = slots * D::W;
+            let _ = (s, d);
+            let vectors = |n: usize| {
+                let bytes = n * px_out;
+                let tail = (bytes % 64) / D::W;
+                (
+                    bytes / 64,
+                    if tail == 0 { 0u32 } else { (1u32 << tail) - 1 },
+                )
+            };
+            let nvec = (p * px_out).div_ceil(64);
+            let mut idx = [_mm512_setzero_si512(); MAXV];
+            let mut keep = [0u32; MAXV];
+            let sh = _mm_cvtsi32_si128(slots.trailing_zeros() as i32);
+            // Lane j of vector t is output slot q = t * lanes + j: pixel q >> log2(slots),
+            // channel c = q & (slots - 1); it takes converted lane pixel * valid + c
+            // when c < valid, else zero.
+            // SAFETY: 64-byte reads of 64-byte statics.
+            if D::W == 2 {
+                let iota = unsafe { _mm512_loadu_si512(IOTA16.as_ptr().cast()) };
+                for t in 0..nvec {
+                    let q = _mm512_add_epi16(iota, _mm512_set1_epi16((32 * t) as i16));
+                    let px = _mm512_srl_epi16(q, sh);
+                    let c = _mm512_and_si512(q, _mm512_set1_epi16((slots - 1) as i16));
+                    idx[t] =
+                        _mm512_add_epi16(_mm512_mullo_epi16(px, _mm512_set1_epi16(v as i16)), c);
+                    keep[t] = _mm512_cmplt_epu16_mask(c, _mm512_set1_epi16(v as i16));
+                }
+            } else {
+                let iota = unsafe { _mm512_loadu_si512(IOTA32.as_ptr().cast()) };
+                for t in 0..nvec {
+                    let q = _mm512_add_epi32(iota, _mm512_set1_epi32((16 * t) as i32));
+                    let px = _mm512_srl_epi32(q, sh);
+                    let c = _mm512_and_si512(q, _mm512_set1_epi32((slots - 1) as i32));
+                    idx[t] =
+                        _mm512_add_epi32(_mm512_mullo_epi32(px, _mm512_set1_epi32(v as i32)), c);
+                    keep[t] = u32::from(_mm512_cmplt_epu32_mask(c, _mm512_set1_epi32(v as i32)));
+                }
+            }
+            let (full_chunks, rest) = (r.npix / p, r.npix % p);
+            let chunk_full = (mask(p * v), vectors(p));
+            let chunk_rest = (mask(rest * v), vectors(rest));
+            let chunk =
+                |sp: *const u8, dp: *mut u8, (lm, (nfull, tail)): (__mmask16, (usize, u32))| {
+                    // SAFETY: lanes in `lm` are the chunk's readable elements; `nfull` whole
+                    // vectors and the units of `tail` after them are the chunk's slots.
+                    unsafe {
+                        let x = if S::W == 4 {
+                            _mm512_maskz_loadu_epi32(lm, sp.cast())
+                        } else {
+                            _mm512_zextsi256_si512(_mm256_maskz_loadu_epi16(lm, sp.cast()))
+                        };
+                        let x = convert16::<S, D>(x);
+                        let out = |t: usize| {
+                            let o = if D::W == 2 {
+                                _mm512_maskz_permutexvar_epi16(keep[t], idx[t], x)
+                            } else {
+                                _mm512_maskz_permutexvar_epi32(keep[t] as __mmask16, idx[t], x)
+                            };
+                            if DP {
+                                to_planes(o, slots)
+                            } else {
+                                o
+                            }
+                        };
+                        for t in 0..nfull {
+                            _mm512_storeu_si512(dp.add(64 * t).cast(), out(t));
+                        }
+                        if tail != 0 {
+                            let q = dp.add(64 * nfull);
+                            if D::W == 2 {
+                                _mm512_mask_storeu_epi16(q.cast(), tail, out(nfull));
+                            } else {
+                                _mm512_mask_storeu_epi32(q.cast(), tail as __mmask16, out(nfull));
+                            }
+                        }
+                    }
+                };
+            let (sstep, dstep) = (p * v * S::W, p * px_out);
+            // SAFETY: rows in bounds (contract); chunks partition each row's pixels.
+            unsafe {
+                for_each_row(src, dst, g, |sr, dr| {
+                    let (mut sp, mut dp) = (sr, dr);
+                    for _ in 0..full_chunks {
+                        chunk(sp, dp, chunk_full);
+                        sp = sp.wrapping_add(sstep);
+                        dp = dp.wrapping_add(dstep);
+                    }
+                    if rest != 0 {
+                        chunk(sp, dp, chunk_rest);
+                    }
+                })
+            }
+        }
+
+        /// CastUntess of narrow pixels: the `valid` channels of each of `p` source
+        /// pixels go to consecutive lanes by masked loads skewed by `q * valid` lanes
+        /// (padding masked off, never read), are converted once and stored densely with
+        /// one masked store.
+        ///
+        /// # Safety
+        /// As for `grid`, and `gather_pixels` returned `p`.
+        #[inline(never)]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn gather<S: Elem, D: Elem, const SP: bool>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+            p: usize,
+        ) {
+            let v = r.valid;
+            let pm = u32::from(mask(v));
+            let lane = if SP { 1 } else { S::W };
+            let plane = match s.fmt {
+                Fmt::Planes(pl) => pl,
+                Fmt::Elements(_) => 0,
+            };
+            // Pixel q's load starts `q * valid` lanes before its first element:
+            // `q * (pixel - valid * lane)` bytes after the chunk's first pixel.
+            let skew = s.pixel - v * lane;
+            let chunk = |sp: *const u8, dp: *mut u8, n: usize| {
+                // SAFETY: load q reads exactly the `valid` elements of pixel q (lanes
+                // q*valid.. of a pointer at or after the chunk's first pixel); other lanes
+                // are masked off. The `n * valid` destination elements are writable.
+                unsafe {
+                    let x = if SP {
+                        let (mut lo, mut hi) = (_mm_setzero_si128(), _mm_setzero_si128());
+                        for q in 0..n {
+                            let a = sp.add(q * skew);
+                            let m = (pm << (q * v)) as __mmask16;
+                            lo = _mm_mask_loadu_epi8(lo, m, a.cast());
+                            hi = _mm_mask_loadu_epi8(hi, m, a.add(plane).cast());
+                        }
+                        _mm512_zextsi256_si512(_mm256_set_m128i(
+                            _mm_unpackhi_epi8(lo, hi),
+                            _mm_unpacklo_epi8(lo, hi),
+                        ))
+                    } else if S::W == 4 {
+                        let mut a = _mm512_setzero_si512();
+                        for q in 0..n {
+                            let m = (pm << (q * v)) as __mmask16;
+                            a = _mm512_mask_loadu_epi32(a, m, sp.add(q * skew).cast());
+                        }
+                        a
+                    } else {
+                        let mut a = _mm256_setzero_si256();
+                        for q in 0..n {
+                            let m = (pm << (q * v)) as __mmask16;
+                            a = _mm256_mask_loadu_epi16(a, m, sp.add(q * skew).cast());
+                        }
+                        _mm512_zextsi256_si512(a)
+                    };
+                    let y = convert16::<S, D>(x);
+                    let m = mask(n * v);
+                    if D::W == 4 {
+                        _mm512_mask_storeu_epi32(dp.cast(), m, y);
+                    } else {
+                        _mm256_mask_storeu_epi16(dp.cast(), m, _mm512_castsi512_si256(y));
+                    }
+                }
+            };
+            let (full_chunks, rest) = (r.npix / p, r.npix % p);
+            let (sstep, dstep) = (p * s.pixel, p * d.pixel);
+            // SAFETY: rows in bounds (contract); chunks partition each row's pixels.
+            unsafe {
+                for_each_row(src, dst, g, |sr, dr| {
+                    let (mut sp, mut dp) = (sr, dr);
+                    for _ in 0..full_chunks {
+                        chunk(sp, dp, p);
+                        sp = sp.wrapping_add(sstep);
+                        dp = dp.wrapping_add(dstep);
+                    }
+                    if rest != 0 {
+                        chunk(sp, dp, rest);
+                    }
+                })
             }
         }
 

@@ -1,0 +1,345 @@
+//! The converting copy (`convert`, `ConvertPlan`), BF16 byte-plane tensors and the tile
+//! walk (`TileWalk`): every element against a per-key reference built from `half` and
+//! `Layout::index_of`, on dividing and awkward shapes, on every conversion path.
+
+use half::{bf16, f16};
+use strideweave::tensor::convert::ConvertPath;
+use strideweave::tensor::{convert, ConvertPlan, Tensor, TileWalk};
+use strideweave::{Layout, Shape, Stride};
+
+fn lay(s: &str) -> Layout {
+    s.parse().unwrap()
+}
+
+fn values(n: usize) -> Vec<f32> {
+    // includes values that round (ties to even), a NaN, infinities and a subnormal
+    let mut v: Vec<f32> = (0..n).map(|i| ((i as f32) * 0.731).sin() * 300.0).collect();
+    for (i, x) in [
+        f32::NAN,
+        f32::INFINITY,
+        -0.0,
+        1.00390625,
+        f32::MIN_POSITIVE / 3.0,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if i < n {
+            v[i * 7 % n] = x;
+        }
+    }
+    v
+}
+
+/// Requirement: `convert` writes `bf16::from_f32(src[k])` at every key of the
+/// destination, whatever the two layouts (common runs, strided, transposed, layouts
+/// without common leaves), and touches nothing else.
+#[test]
+fn convert_matches_the_per_key_definition() {
+    let pairs = [
+        ("(4,8):(8,1)", "(4,8):(8,1)"),
+        ("(4,8):(8,1)", "(4,8):(1,4)"),
+        ("(4,8):(16,1)", "(4,(2,4)):(32,(1,2))"),
+        ("(3,5):(5,1)", "(3,5):(1,3)"),
+        ("(2,3):(3,1)", "(3,2):(1,3)"), // no common refinement: element by element
+        ("((2,2),(4,4)):((1,32),(2,8))", "64:2"),
+        ("(16,4,4):(1,64,1024)", "(16,4,4):(1,16,64)"),
+    ];
+    for (a, b) in pairs {
+        let (la, lb) = (lay(a), lay(b));
+        let src = values(la.cosize() as usize);
+        let mut out = vec![bf16::from_f32(-7.0); lb.cosize() as usize + 3];
+        let ta = Tensor::new(&src[..], la).unwrap();
+        convert(&ta, &mut Tensor::new(&mut out[..], lb).unwrap()).unwrap();
+        let mut want = vec![bf16::from_f32(-7.0); out.len()];
+        for k in 0..la.size() {
+            let x = src[la.index_of(k).unwrap() as usize];
+            want[lb.index_of(k).unwrap() as usize] = bf16::from_f32(x);
+        }
+        let bits = |v: &[bf16]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&out), bits(&want), "{a} -> {b}");
+    }
+}
+
+/// Requirement: every conversion path gives the same bits (f32 -> f16, f32 -> bf16
+/// byte planes, byte planes -> f32).
+#[test]
+fn every_conversion_path_gives_the_same_bits() {
+    let l = lay("(16,4,3):(1,32,128)");
+    let planes = lay("(16,4,3):(1,64,256)");
+    let src = values(l.cosize() as usize);
+    let mut reference: Option<(Vec<u16>, Vec<u8>, Vec<u32>)> = None;
+    for path in ConvertPath::ALL.into_iter().filter(|p| p.is_available()) {
+        let plan = ConvertPlan::new(&l, &l).unwrap().with_path(path).unwrap();
+        let mut h = vec![f16::ZERO; l.cosize() as usize];
+        plan.convert(
+            &Tensor::new(&src[..], l).unwrap(),
+            &mut Tensor::new(&mut h[..], l).unwrap(),
+        )
+        .unwrap();
+        let pp = ConvertPlan::new(&l, &planes)
+            .unwrap()
+            .with_path(path)
+            .unwrap();
+        let mut bytes = vec![0u8; planes.cosize() as usize + 16];
+        let mut p = Tensor::bf16_planes(&mut bytes[..], 16, planes).unwrap();
+        pp.convert(&Tensor::new(&src[..], l).unwrap(), &mut p)
+            .unwrap();
+        for k in 0..l.size() {
+            let x = src[l.index_of(k).unwrap() as usize];
+            assert_eq!(
+                p.get_key(k).unwrap().to_bits(),
+                bf16::from_f32(x).to_bits(),
+                "{path:?} key {k}"
+            );
+        }
+        let back_plan = ConvertPlan::new(&planes, &l)
+            .unwrap()
+            .with_path(path)
+            .unwrap();
+        let mut back = vec![0.0f32; l.cosize() as usize];
+        back_plan
+            .convert(
+                &Tensor::bf16_planes(&bytes[..], 16, planes).unwrap(),
+                &mut Tensor::new(&mut back[..], l).unwrap(),
+            )
+            .unwrap();
+        let got = (
+            h.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            bytes.clone(),
+            back.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        );
+        for k in 0..l.size() {
+            let o = l.index_of(k).unwrap() as usize;
+            assert_eq!(
+                got.0[o],
+                f16::from_f32(src[o]).to_bits(),
+                "{path:?} f16 {k}"
+            );
+            let b = bf16::from_f32(src[o]).to_f32().to_bits();
+            assert_eq!(got.2[o], b, "{path:?} round trip {k}");
+        }
+        match &reference {
+            None => reference = Some(got),
+            Some(r) => assert_eq!(r, &got, "{path:?}"),
+        }
+    }
+}
+
+/// Requirement: a box converts exactly the keys inside it; with `zero_rest` the rest
+/// of the destination tile becomes zero bits, without it stays as it was.
+#[test]
+fn boxes_convert_their_keys_and_zero_or_keep_the_rest() {
+    let src_l = lay("(4,4,16):(640,40,1)"); // a tile of an NHWC image (W = 16, C = 40)
+    let dst_l = lay("(4,4,16):(128,32,1)"); // one byte plane of an MLA tile
+    let src = values(4 * 640);
+    let plan = ConvertPlan::new(&src_l, &dst_l).unwrap();
+    for bx in [[4u64, 4, 8], [1, 4, 16], [4, 3, 16], [2, 1, 5], [0, 4, 16]] {
+        for zero in [true, false] {
+            let mut bytes = vec![0x5Au8; 512];
+            let a = Tensor::new(&src[..], src_l).unwrap();
+            let mut b = Tensor::bf16_planes(&mut bytes[..], 16, dst_l).unwrap();
+            plan.convert_box_at(&a, 0, &mut b, 0, &bx, zero).unwrap();
+            for h in 0..4 {
+                for w in 0..4 {
+                    for c in 0..16 {
+                        let key = h + 4 * w + 16 * c;
+                        let inside = h < bx[0] && w < bx[1] && c < bx[2];
+                        let want = if inside {
+                            bf16::from_f32(src[(h * 640 + w * 40 + c) as usize]).to_bits()
+                        } else if zero {
+                            0
+                        } else {
+                            0x5A5A
+                        };
+                        assert_eq!(b.get_key(key).unwrap().to_bits(), want, "{bx:?} {zero}");
+                    }
+                }
+            }
+        }
+    }
+    // a box that is not a prefix of a mode's leaves is an error naming it
+    let two = ConvertPlan::new(&lay("((2,2),3):((1,2),4)"), &lay("((2,2),3):((1,2),4)")).unwrap();
+    let (s, mut d) = (vec![0.0f32; 12], vec![0.0f32; 12]);
+    let l = lay("((2,2),3):((1,2),4)");
+    let e = two
+        .convert_box_at(
+            &Tensor::new(&s[..], l).unwrap(),
+            0,
+            &mut Tensor::new(&mut d[..], l).unwrap(),
+            0,
+            &[3, 3],
+            false,
+        )
+        .unwrap_err();
+    assert!(e.message().contains("box extent 3 of mode 0"), "{e}");
+}
+
+/// Bad input: sizes that differ, tiles past the data, wrong boxes and unavailable
+/// paths are errors naming the numbers, never panics.
+#[test]
+fn bad_input_is_an_error() {
+    let e = ConvertPlan::new(&lay("(4,4):(4,1)"), &lay("15:1")).unwrap_err();
+    assert!(
+        e.message().contains("16 elements") && e.message().contains("15"),
+        "{e}"
+    );
+    let plan = ConvertPlan::new(&lay("(4,4):(4,1)"), &lay("(4,4):(4,1)")).unwrap();
+    let (s, mut d) = (vec![0.0f32; 32], vec![bf16::ZERO; 32]);
+    let a = Tensor::new(&s[..], lay("32:1")).unwrap();
+    let mut b = Tensor::new(&mut d[..], lay("32:1")).unwrap();
+    let e = plan.convert_at(&a, 17, &mut b, 0).unwrap_err();
+    assert!(
+        e.message().contains("offset 17") && e.message().contains("32 elements"),
+        "{e}"
+    );
+    let e = plan.convert_at(&a, 0, &mut b, 20).unwrap_err();
+    assert!(e.message().contains("destination"), "{e}");
+    let e = plan.copy_at(
+        &a,
+        0,
+        &mut Tensor::new(&mut vec![0.0f32; 8][..], lay("8:1")).unwrap(),
+        0,
+    );
+    assert!(e.unwrap_err().message().contains("8 elements"));
+    let e = plan
+        .convert_box_at(&a, 0, &mut b, 0, &[5, 1], false)
+        .unwrap_err();
+    assert!(e.message().contains("larger than the mode"), "{e}");
+    let e = plan
+        .convert_box_at(&a, 0, &mut b, 0, &[1], false)
+        .unwrap_err();
+    assert!(e.message().contains("one extent per top-level mode"), "{e}");
+    let e = plan
+        .convert(&Tensor::new(&s[..], lay("(4,4):(1,4)")).unwrap(), &mut b)
+        .unwrap_err();
+    assert!(e.message().contains("used with"), "{e}");
+    let mut bytes = [0u8; 10];
+    assert!(Tensor::bf16_planes(&mut bytes[..], 0, lay("2:1")).is_err());
+    let e = Tensor::bf16_planes(&mut bytes[..], 8, lay("4:1"))
+        .err()
+        .unwrap();
+    assert!(e.message().contains("10 bytes"), "{e}");
+    let mut t = Tensor::bf16_planes(&mut bytes[..], 8, lay("2:1")).unwrap();
+    assert!(t.set_key(2, bf16::ONE).is_err());
+    assert_eq!(t.get_key(2), None);
+}
+
+/// Requirement: a walk visits every tile once, in its order, with the origin the
+/// zipped division gives and the extents clipped to the shape; `runs` covers the same
+/// tiles in blocks whose tiles share their extents.
+#[test]
+fn tile_walk_visits_every_tile_with_its_origin_and_extents() {
+    for (dims, tiler, order) in [
+        (vec![8u64, 8], vec![4u64, 4], vec![0usize, 1]),
+        (vec![5, 7], vec![4, 4], vec![1, 0]),
+        (vec![1, 57, 55, 40], vec![1, 4, 4, 16], vec![3, 2, 1, 0]),
+        (vec![3, 6, 5, 17], vec![1, 4, 4, 16], vec![2, 3, 0, 1]),
+        (vec![10], vec![3], vec![0]),
+        (vec![2, 3], vec![8, 8], vec![0, 1]),
+    ] {
+        let shape = Shape::new(dims.as_slice()).unwrap();
+        let a = Layout::row_major(shape).unwrap();
+        let b = Layout::col_major(shape).unwrap();
+        let walk = TileWalk::new(&shape, &tiler, &[&a, &b])
+            .unwrap()
+            .order(&order)
+            .unwrap();
+        let counts: Vec<u64> = dims
+            .iter()
+            .zip(&tiler)
+            .map(|(d, t)| d.div_ceil(*t))
+            .collect();
+        assert_eq!(walk.counts(), counts.as_slice());
+        let mut seen = std::collections::BTreeSet::new();
+        let mut prev: Option<Vec<u64>> = None;
+        for t in walk.iter() {
+            let c = t.coord().to_vec();
+            // the element at the tile's first coordinate
+            let first: Vec<u64> = c.iter().zip(&tiler).map(|(i, t)| i * t).collect();
+            let key = |l: &Layout| -> u64 {
+                first
+                    .iter()
+                    .enumerate()
+                    .map(|(m, x)| x * l.leaf_stride(m))
+                    .sum()
+            };
+            assert_eq!(t.origin(0), key(&a), "{dims:?} {c:?}");
+            assert_eq!(t.origin(1), key(&b), "{dims:?} {c:?}");
+            let ext: Vec<u64> = (0..dims.len())
+                .map(|m| tiler[m].min(dims[m] - first[m]))
+                .collect();
+            assert_eq!(t.extents(), ext.as_slice());
+            assert_eq!(t.is_full(), ext == tiler, "{dims:?} {c:?}");
+            if let Some(p) = &prev {
+                // the fastest mode of the order moves first
+                let m0 = order[0];
+                if p[m0] + 1 < counts[m0] {
+                    assert_eq!(c[m0], p[m0] + 1);
+                }
+            }
+            prev = Some(c.clone());
+            assert!(seen.insert(c));
+        }
+        assert_eq!(seen.len() as u64, walk.count());
+        // runs: the same tiles, in blocks of equal extents
+        let mut covered = 0;
+        for t in walk.runs() {
+            covered += t.count();
+            let [c0, c1] = t.counts();
+            let m0 = order[0];
+            let m1 = order[1.min(order.len() - 1)];
+            for i in 0..c0 {
+                for j in 0..c1 {
+                    let mut c = t.coord().to_vec();
+                    c[m0] += i;
+                    if m1 != m0 {
+                        c[m1] += j;
+                    }
+                    assert!(seen.remove(&c), "{dims:?}: tile {c:?} twice or never");
+                }
+            }
+        }
+        assert_eq!(covered, walk.count());
+        assert!(seen.is_empty());
+    }
+}
+
+/// Requirement: converting and copying a whole tensor tile by tile (blocks, edges
+/// clipped) equals the per-element definition; `zero_rest` pads a placement's edges.
+#[test]
+fn tiled_converting_copy_and_copy_equal_the_definition() {
+    for (m, n) in [(16u64, 16u64), (33, 47), (1, 1), (5, 70), (64, 48)] {
+        let shape = Shape::new((m, n)).unwrap();
+        let a_l = Layout::row_major(shape).unwrap();
+        let b_l = Layout::new(shape, Stride::new((1, m)).unwrap()).unwrap();
+        let src = values((m * n) as usize);
+        let walk = TileWalk::new(&shape, &[8, 8], &[&a_l, &b_l]).unwrap();
+        let plan = ConvertPlan::new(walk.tile_layout(0), walk.tile_layout(1)).unwrap();
+        let a = Tensor::new(&src[..], a_l).unwrap();
+        let mut out = vec![f16::ZERO; (m * n) as usize];
+        let mut copied = vec![0.0f32; (m * n) as usize];
+        {
+            let mut b = Tensor::new(&mut out[..], b_l).unwrap();
+            for t in walk.runs() {
+                plan.convert_tiles(&a, &mut b, &t, (0, 1), false).unwrap();
+            }
+            let mut c = Tensor::new(&mut copied[..], b_l).unwrap();
+            for t in walk.iter() {
+                plan.copy_tiles(&a, &mut c, &t, (0, 1)).unwrap();
+            }
+        }
+        for i in 0..m {
+            for j in 0..n {
+                let x = src[(i * n + j) as usize];
+                let o = (i + j * m) as usize;
+                assert_eq!(
+                    out[o].to_bits(),
+                    f16::from_f32(x).to_bits(),
+                    "{m}x{n} ({i},{j})"
+                );
+                assert_eq!(copied[o].to_bits(), x.to_bits(), "{m}x{n} ({i},{j})");
+            }
+        }
+    }
+}

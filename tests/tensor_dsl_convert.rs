@@ -18,7 +18,7 @@ fn values(n: usize) -> Vec<f32> {
         f32::NAN,
         f32::INFINITY,
         -0.0,
-        1.00390625,
+        f32::from_bits(0x3F80_8000), // 1 + 2^-8: a tie for bf16
         f32::MIN_POSITIVE / 3.0,
     ]
     .into_iter()

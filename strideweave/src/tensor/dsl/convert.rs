@@ -355,7 +355,11 @@ const NO_LEAF: Leaf = Leaf {
 
 /// Most joint leaves of a plan (small, as plans are copied per call); two layouts whose
 /// common refinement has more leaves are copied element by element.
-const MAX_JOINT: usize = 12;
+const MAX_JOINT: usize = 16;
+
+/// Most joint leaves of a plan's layouts: room is left for a split run and the two
+/// leaves of a block of tiles.
+const MAX_PLAN_LEAVES: usize = MAX_JOINT - 3;
 
 /// The flat leaves of `l` as `(extent, stride)`.
 fn leaves_of(l: &Layout) -> impl Iterator<Item = (u64, u64)> + '_ {
@@ -376,7 +380,7 @@ fn refine(
     let (mut x, mut y) = (a.next(), b.next());
     while let (Some((ea, sa)), Some((eb, sb))) = (x, y) {
         let m = ea.min(eb);
-        if ea % m != 0 || eb % m != 0 || *n >= MAX_JOINT {
+        if ea % m != 0 || eb % m != 0 || *n >= MAX_PLAN_LEAVES {
             return None;
         }
         out[*n] = Leaf {
@@ -402,7 +406,7 @@ fn refine(
 }
 
 /// The loops of one application of a plan: a run of `v` elements contiguous on both
-/// sides (or, with `v == 1`, single elements), then `leaves` ordered by source stride
+/// sides (or, with `v == 1`, single elements), then `leaves` ordered by destination stride
 /// (innermost first), and how far each side reaches.
 #[derive(Clone, Copy, Debug)]
 struct Loops {
@@ -424,16 +428,31 @@ fn divisor_at_most(v: u64, cap: u64) -> u64 {
 }
 
 fn loops_of(leaves: &[Leaf], max_run: u64) -> Loops {
-    let mut l = Loops {
-        v: 1,
-        leaves: [NO_LEAF; MAX_JOINT],
-        n: 0,
-        src_max: 0,
-        dst_max: 0,
-        empty: false,
-    };
-    let mut sorted = [NO_LEAF; MAX_JOINT];
-    let mut ns = 0;
+    let mut l = EMPTY_LOOPS;
+    loops_into(leaves.iter().copied(), max_run, &mut l);
+    l
+}
+
+const EMPTY_LOOPS: Loops = Loops {
+    v: 1,
+    leaves: [NO_LEAF; MAX_JOINT],
+    n: 0,
+    src_max: 0,
+    dst_max: 0,
+    empty: false,
+};
+
+/// The loops of `leaves`, built in place in `l`: leaves ordered by destination stride
+/// (innermost first, so writes stream; key order among ties), the common contiguous run
+/// taken out, a run longer than `max_run` split, and neighbours that continue each other
+/// on both sides merged.
+fn loops_into(leaves: impl Iterator<Item = Leaf>, max_run: u64, l: &mut Loops) {
+    l.v = 1;
+    l.n = 0;
+    l.src_max = 0;
+    l.dst_max = 0;
+    l.empty = false;
+    let mut n = 0;
     for x in leaves {
         if x.e == 0 {
             l.empty = true;
@@ -441,82 +460,62 @@ fn loops_of(leaves: &[Leaf], max_run: u64) -> Loops {
         if x.e > 1 {
             l.src_max += (x.e - 1) * x.s;
             l.dst_max += (x.e - 1) * x.d;
-            // insertion by source stride, innermost first (stable: key order among ties)
-            let mut i = ns;
-            while i > 0 && sorted[i - 1].d > x.d {
-                sorted[i] = sorted[i - 1];
+            let mut i = n;
+            while i > 0 && l.leaves[i - 1].d > x.d {
+                l.leaves[i] = l.leaves[i - 1];
                 i -= 1;
             }
-            sorted[i] = *x;
-            ns += 1;
+            l.leaves[i] = x;
+            n += 1;
         }
     }
-    let sorted = &sorted[..ns];
     // the common contiguous run: a leaf of strides (1, 1), then one of (v, v), ...
-    let mut used = [false; MAX_JOINT];
     let mut v = 1u64;
-    while let Some(i) = (0..ns).find(|&i| !used[i] && sorted[i].s == v && sorted[i].d == v) {
-        used[i] = true;
-        v *= sorted[i].e;
+    while let Some(i) = (0..n).find(|&i| l.leaves[i].s == v && l.leaves[i].d == v) {
+        v *= l.leaves[i].e;
+        l.leaves.copy_within(i + 1..n, i);
+        n -= 1;
     }
-    let mut out = [NO_LEAF; MAX_JOINT];
-    let mut n = 0;
     // byte planes hold at most `max_run` elements per run: split a longer run
     if v > max_run {
         let w = divisor_at_most(v, max_run);
-        out[0] = Leaf {
+        l.leaves.copy_within(0..n, 1);
+        l.leaves[0] = Leaf {
             e: v / w,
             s: w,
             d: w,
             mode: NO_MODE,
         };
-        n = 1;
+        n += 1;
         v = w;
     }
-    for (i, x) in sorted.iter().enumerate() {
-        if used[i] {
-            continue;
-        }
-        // merge leaves that continue the previous one on both sides
-        if n > 0 {
-            let p = &mut out[n - 1];
+    // merge leaves that continue the previous one on both sides
+    let mut out = 0;
+    for i in 0..n {
+        let x = l.leaves[i];
+        if out > 0 {
+            let p = &mut l.leaves[out - 1];
             if x.s == p.e * p.s && x.d == p.e * p.d {
                 p.e *= x.e;
                 continue;
             }
         }
-        out[n] = *x;
-        n += 1;
+        l.leaves[out] = x;
+        out += 1;
     }
     l.v = v;
-    l.leaves = out;
-    l.n = n;
-    l
+    l.n = out;
 }
 
-/// Adds one leaf `x` to `l` (outside the run), kept in source-stride order and merged
+/// Adds one leaf `x` to `l` (outside the run), kept in destination-stride order and merged
 /// with a neighbour it continues on both sides: the loops of a block of tiles from
 /// those of one tile.
 fn add_leaf(r: &mut Loops, x: Leaf) {
     if x.e <= 1 {
         return;
     }
-    if r.n >= MAX_JOINT {
-        // too many leaves: the plain recomputation (which merges) decides
-        let mut all = [NO_LEAF; MAX_JOINT + 2];
-        all[0] = Leaf {
-            e: r.v,
-            s: 1,
-            d: 1,
-            mode: NO_MODE,
-        };
-        all[1..=r.n].copy_from_slice(&r.leaves[..r.n]);
-        all[r.n + 1] = x;
-        let empty = r.empty;
-        *r = loops_of(&all[..r.n + 2], u64::MAX);
-        r.empty |= empty;
-        return;
-    }
+    // a plan has at most MAX_PLAN_LEAVES leaves, plus a split run and two added leaves
+    debug_assert!(r.n < MAX_JOINT);
     r.src_max += (x.e - 1) * x.s;
     r.dst_max += (x.e - 1) * x.d;
     let mut i = r.n;
@@ -549,7 +548,7 @@ fn add_leaf(r: &mut Loops, x: Leaf) {
 /// How to move the elements of one layout into another of the same size, converting
 /// their type (`convert_at`, through the SIMD conversion routine) or not (`copy_at`):
 /// the two layouts refined to common leaves, the longest run contiguous on both sides
-/// moved at once, the other leaves looped in source-stride order. Made once, applied
+/// moved at once, the other leaves looped in destination-stride order (writes stream). Made once, applied
 /// to many tiles at origins in the data, and to edge tiles clipped to a box.
 ///
 /// ```
@@ -649,6 +648,14 @@ impl ConvertPlan {
 
     /// The same plan with another conversion path (an error when this CPU lacks it);
     /// every path gives the same bits.
+    ///
+    /// ```
+    /// use strideweave::tensor::convert::ConvertPath;
+    /// use strideweave::tensor::ConvertPlan;
+    /// let l = "8:1".parse().unwrap();
+    /// let plan = ConvertPlan::new(&l, &l).unwrap().with_path(ConvertPath::Portable).unwrap();
+    /// assert_eq!((plan.vector(), plan.src_layout().to_string()), (8, "8:1".to_string()));
+    /// ```
     pub fn with_path(mut self, path: ConvertPath) -> Result<ConvertPlan, LayoutError> {
         if !path.is_available() {
             return Err(LayoutError::value(format!(
@@ -676,14 +683,13 @@ impl ConvertPlan {
 
     /// The loops for the keys inside `box_` (one extent per top-level mode: keys
     /// `0..box_[m]` of mode `m`).
-    fn boxed(&self, box_: &[u64]) -> Result<Loops, LayoutError> {
+    fn boxed(&self, box_: &[u64], out: &mut Loops) -> Result<(), LayoutError> {
         if self.modes == 0 || box_.len() != self.modes {
             return Err(LayoutError::value(format!(
                 "box {box_:?} for a plan of {} -> {}: a box needs one extent per top-level mode, and both layouts must have the same mode sizes",
                 self.src, self.dst
             )));
         }
-        let mut leaves = self.leaves;
         let mut rem = [1u64; MAX_TILED_MODES_PLAN];
         for (m, (&b, r)) in box_.iter().zip(rem.iter_mut()).enumerate() {
             if b > self.mode_size[m] {
@@ -696,7 +702,8 @@ impl ConvertPlan {
         }
         // keys 0..b of a mode with leaves e1, e2, ... (innermost first) form a box when
         // b is a multiple of e1 * ... * e(j-1) and below e1 * ... * ej
-        for x in leaves[..self.n].iter_mut() {
+        let mut ext = [1u64; MAX_JOINT];
+        for (x, e) in self.leaves[..self.n].iter().zip(ext.iter_mut()) {
             let m = x.mode as usize;
             let r = &mut rem[m];
             if *r >= x.e {
@@ -707,12 +714,18 @@ impl ConvertPlan {
                     )));
                 }
                 *r /= x.e;
+                *e = x.e;
             } else {
-                x.e = *r;
+                *e = *r;
                 *r = if *r == 0 { 0 } else { 1 };
             }
         }
-        Ok(loops_of(&leaves[..self.n], u64::MAX))
+        let clipped = self.leaves[..self.n]
+            .iter()
+            .zip(ext)
+            .map(|(x, e)| Leaf { e, ..*x });
+        loops_into(clipped, u64::MAX, out);
+        Ok(())
     }
 
     /// Checks that a side reaches only inside its data: `origin + max` (and, for byte
@@ -819,7 +832,8 @@ impl ConvertPlan {
         box_: &[u64],
         zero_rest: bool,
     ) -> Result<(), LayoutError> {
-        let loops = self.boxed(box_)?;
+        let mut loops = EMPTY_LOOPS;
+        self.boxed(box_, &mut loops)?;
         let zero = zero_rest.then_some(&self.full);
         self.run_convert(
             &loops,
@@ -905,7 +919,12 @@ impl ConvertPlan {
     /// [`TileWalk`](super::TileWalk), the source and destination followed as layouts
     /// `s` and `d`): the planned tile, clipped to `t.extents()` unless the tile is full,
     /// repeated along the run.
-    fn tile_loops(&self, t: &TileAt, (s, d): (usize, usize)) -> Result<Loops, LayoutError> {
+    fn tile_loops(
+        &self,
+        t: &TileAt,
+        (s, d): (usize, usize),
+        l: &mut Loops,
+    ) -> Result<(), LayoutError> {
         let [c0, c1] = t.counts();
         let ([s0, s1], [d0, d1]) = (t.steps(s), t.steps(d));
         let along = |e, s, d| Leaf {
@@ -914,19 +933,15 @@ impl ConvertPlan {
             d,
             mode: NO_MODE,
         };
-        let mut l = if t.is_full() {
-            if t.count() == 1 {
-                return Ok(self.full);
-            }
-            self.full
+        if t.is_full() {
+            *l = self.full;
         } else {
-            let mut b = self.boxed(t.extents())?;
-            b.empty |= t.extents().contains(&0);
-            b
-        };
-        add_leaf(&mut l, along(c0, s0, d0));
-        add_leaf(&mut l, along(c1, s1, d1));
-        Ok(l)
+            self.boxed(t.extents(), l)?;
+            l.empty |= t.extents().contains(&0);
+        }
+        add_leaf(l, along(c0, s0, d0));
+        add_leaf(l, along(c1, s1, d1));
+        Ok(())
     }
 
     /// Converts the tiles of `t`, an item of a [`TileWalk`](super::TileWalk) that
@@ -972,11 +987,13 @@ impl ConvertPlan {
         if t.is_full() && t.count() == 1 {
             return self.convert_at(src, so, dst, d_o);
         }
-        let loops = self.tile_loops(t, idx)?;
+        let mut loops = EMPTY_LOOPS;
+        self.tile_loops(t, idx, &mut loops)?;
         if zero_rest && !t.is_full() {
             let mut whole = *t;
             whole.set_full();
-            let zero = self.tile_loops(&whole, idx)?;
+            let mut zero = EMPTY_LOOPS;
+            self.tile_loops(&whole, idx, &mut zero)?;
             let cap = [src.engine().plane(), dst.engine().plane()]
                 .into_iter()
                 .flatten()
@@ -1034,7 +1051,8 @@ impl ConvertPlan {
         if t.is_full() && t.count() == 1 {
             return self.copy_at(src, so, dst, d_o);
         }
-        let loops = self.tile_loops(t, idx)?;
+        let mut loops = EMPTY_LOOPS;
+        self.tile_loops(t, idx, &mut loops)?;
         self.run_copy(&loops, src.data(), so, dst.data_mut(), d_o)
     }
 
@@ -1103,7 +1121,8 @@ impl ConvertPlan {
         dst_origin: u64,
         box_: &[u64],
     ) -> Result<(), LayoutError> {
-        let loops = self.boxed(box_)?;
+        let mut loops = EMPTY_LOOPS;
+        self.boxed(box_, &mut loops)?;
         self.run_copy(&loops, src.data(), src_origin, dst.data_mut(), dst_origin)
     }
 
@@ -1138,8 +1157,7 @@ impl ConvertPlan {
 /// Walks the run starts of `loops` beyond the first `skip` leaves: calls `f(src, dst)`
 /// with the offsets of each combination of the outer leaves.
 #[inline(always)]
-fn for_outer(loops: &Loops, skip: usize, mut f: impl FnMut(u64, u64)) {
-    let outer = &loops.leaves[skip.min(loops.n)..loops.n];
+fn for_outer(outer: &[Leaf], mut f: impl FnMut(u64, u64)) {
     let mut count = [0u64; MAX_JOINT];
     let (mut s, mut d) = (0u64, 0u64);
     'all: loop {
@@ -1183,7 +1201,7 @@ unsafe fn copy_loops<T: Copy>(loops: &Loops, src: &[T], so: usize, dst: &mut [T]
     let (ae, as_, ad) = (a.e as usize, a.s as usize, a.d as usize);
     let (be, bs, bd) = (b.e as usize, b.s as usize, b.d as usize);
     let (sp, dp) = (src.as_ptr(), dst.as_mut_ptr());
-    for_outer(loops, 2, |os, od| {
+    for_outer(&loops.leaves[2.min(loops.n)..loops.n], |os, od| {
         let (s0, d0) = (so + os as usize, d_o + od as usize);
         for j in 0..be {
             let (s1, d1) = (s0 + j * bs, d0 + j * bd);
@@ -1220,7 +1238,7 @@ fn zero_fill<ED: FloatEngineMut>(loops: &Loops, dst: &mut ED, d_o: u64) {
         skip += 1;
     }
     let bytes = dst.float_bytes_mut();
-    for_outer(loops, skip, |_, od| {
+    for_outer(&loops.leaves[skip..loops.n], |_, od| {
         let o = ((d_o + od) * unit) as usize;
         bytes[o..o + span as usize].fill(0);
         if let Some(p) = split {
@@ -1304,30 +1322,43 @@ fn convert_loops<S: Elem, D: Elem>(
         slots: nrun as usize,
         pad: valid.is_some(),
     };
+    // the levels, innermost first: the leaves after the run, in destination order
+    let mut rest = [NO_LEAF; MAX_JOINT];
+    let mut nr = 0;
+    for i in next..loops.n {
+        rest[nr] = leaf(i);
+        nr += 1;
+    }
+    // channel groups: the leaf of smallest source stride whose groups do not overlap,
+    // so a pixel's groups are read in one sweep (as the built-in kernels do)
     let (mut sg, mut dg) = (0u64, 0u64);
-    let g = leaf(next);
-    if valid.is_none()
-        && next < loops.n
-        && g.s * us >= group_bytes(sf, nrun, S::W)
-        && g.d * ud >= group_bytes(df, nrun, D::W)
-    {
+    let fits = |g: &Leaf| {
+        g.s * us >= group_bytes(sf, nrun, S::W) && g.d * ud >= group_bytes(df, nrun, D::W)
+    };
+    let group = (0..nr)
+        .filter(|&k| fits(&rest[k]))
+        .min_by_key(|&k| rest[k].s);
+    if let (None, Some(k)) = (valid, group) {
+        let g = rest[k];
         row.valid = (nrun * g.e) as usize;
         (sg, dg) = (g.s * us, g.d * ud);
-        next += 1;
+        rest.copy_within(k + 1..nr, k);
+        nr -= 1;
     }
-    let p = leaf(next);
+    let mut at = 0;
     let (mut sp, mut dp) = (0u64, 0u64);
-    if next < loops.n {
+    if at < nr {
+        let p = rest[at];
         row.npix = p.e as usize;
         (sp, dp) = (p.s * us, p.d * ud);
-        next += 1;
+        at += 1;
     }
     let mut grid: Grid = [(1, 0, 0); 3];
     for slot in (0..3).rev() {
-        if next < loops.n {
-            let x = leaf(next);
+        if at < nr {
+            let x = rest[at];
             grid[slot] = (x.e as usize, (x.s * us) as usize, (x.d * ud) as usize);
-            next += 1;
+            at += 1;
         }
     }
     let s = Side {
@@ -1340,7 +1371,7 @@ fn convert_loops<S: Elem, D: Elem>(
         group: dg as usize,
         fmt: df,
     };
-    for_outer(loops, next, |os, od| {
+    for_outer(&rest[at..nr], |os, od| {
         let (sb, db) = (((so + os) * us) as usize, ((d_o + od) * ud) as usize);
         convert_grid::<S, D>(path, &src[sb..], s, &mut dst[db..], d, row, grid);
     });

@@ -8,6 +8,15 @@ use crate::error::LayoutError;
 use crate::{algebra, Layout, Shape};
 
 /// Most layouts a [`TileWalk`] follows.
+///
+/// ```
+/// use strideweave::{Layout, Shape};
+/// use strideweave::tensor::{TileWalk, MAX_WALKED};
+/// let shape = Shape::new((4, 4)).unwrap();
+/// let l = Layout::col_major(shape).unwrap();
+/// assert!(TileWalk::new(&shape, &[2, 2], &vec![&l; MAX_WALKED]).is_ok());
+/// assert!(TileWalk::new(&shape, &[2, 2], &vec![&l; MAX_WALKED + 1]).is_err());
+/// ```
 pub const MAX_WALKED: usize = 4;
 
 const M: usize = MAX_TILED_MODES;
@@ -290,8 +299,20 @@ fn shape_mode_size(shape: &Shape, m: usize) -> Result<u64, LayoutError> {
     Ok((ls..le).map(|i| t.leaf(i)).product())
 }
 
-/// One tile of a [`TileWalk`]: its coordinate in the tile grid, its origin in each
-/// followed layout, and its extents clipped to the shape.
+/// One tile of a [`TileWalk`] (or a block of tiles, from [`TileWalk::runs`]): its
+/// coordinate in the tile grid, its origin in each followed layout, and its extents
+/// clipped to the shape.
+///
+/// ```
+/// use strideweave::{Layout, Shape};
+/// use strideweave::tensor::TileWalk;
+/// let shape = Shape::new((6, 6)).unwrap();
+/// let l = Layout::row_major(shape).unwrap();
+/// let walk = TileWalk::new(&shape, &[4, 4], &[&l]).unwrap();
+/// let last = walk.iter().last().unwrap();
+/// assert_eq!((last.coord(), last.origin(0), last.extents()), (&[1, 1][..], 28, &[2, 2][..]));
+/// assert!(!last.is_full() && last.count() == 1);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TileAt {
     coord: [u64; M],
@@ -362,7 +383,17 @@ impl TileAt {
     }
 }
 
-/// The iterator of [`TileWalk::iter`].
+/// The iterator of [`TileWalk::iter`]: one tile at a time.
+///
+/// ```
+/// use strideweave::{Layout, Shape};
+/// use strideweave::tensor::TileWalk;
+/// let shape = Shape::new((6, 6)).unwrap();
+/// let l = Layout::row_major(shape).unwrap();
+/// let walk = TileWalk::new(&shape, &[4, 4], &[&l]).unwrap();
+/// assert_eq!(walk.iter().len(), 4);
+/// assert_eq!(walk.iter().filter(|t| t.is_full()).count(), 1);
+/// ```
 #[derive(Clone, Debug)]
 pub struct TileIter<'a> {
     walk: &'a TileWalk,
@@ -421,6 +452,8 @@ impl Iterator for TileIter<'_> {
     }
 }
 
+impl ExactSizeIterator for TileIter<'_> {}
+
 impl TileIter<'_> {
     /// Moves to the next tile of the modes `order[from..]` (an odometer); false when
     /// they wrap around.
@@ -440,6 +473,16 @@ impl TileIter<'_> {
 }
 
 /// The iterator of [`TileWalk::runs`]: blocks of tiles sharing their extents.
+///
+/// ```
+/// use strideweave::{Layout, Shape};
+/// use strideweave::tensor::TileWalk;
+/// let shape = Shape::new((16, 16)).unwrap();
+/// let l = Layout::row_major(shape).unwrap();
+/// let walk = TileWalk::new(&shape, &[4, 4], &[&l]).unwrap();
+/// let blocks: Vec<_> = walk.runs().collect();
+/// assert_eq!((blocks.len(), blocks[0].counts()), (1, [4, 4]));   // all 16 tiles at once
+/// ```
 #[derive(Clone, Debug)]
 pub struct TileRuns<'a> {
     it: TileIter<'a>,

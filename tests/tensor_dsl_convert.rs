@@ -286,19 +286,34 @@ fn tile_walk_visits_every_tile_with_its_origin_and_extents() {
         let mut covered = 0;
         for t in walk.runs() {
             covered += t.count();
-            let [c0, c1] = t.counts();
-            let m0 = order[0];
-            let m1 = order[1.min(order.len() - 1)];
-            for i in 0..c0 {
-                for j in 0..c1 {
-                    let mut c = t.coord().to_vec();
-                    c[m0] += i;
-                    if m1 != m0 {
-                        c[m1] += j;
+            let counts = t.counts();
+            let nb = order.len().min(3);
+            // every tile of the block: an odometer over the block's modes
+            let mut idx = [0u64; 3];
+            'block: loop {
+                let mut c = t.coord().to_vec();
+                for d in 0..nb {
+                    c[order[d]] += idx[d];
+                }
+                assert!(seen.remove(&c), "{dims:?}: tile {c:?} twice or never");
+                let mut d = 0;
+                loop {
+                    if d == 3 {
+                        break 'block;
                     }
-                    assert!(seen.remove(&c), "{dims:?}: tile {c:?} twice or never");
+                    idx[d] += 1;
+                    if idx[d] < counts[d] {
+                        break;
+                    }
+                    idx[d] = 0;
+                    d += 1;
                 }
             }
+            // a block's tiles share their extents: interior or not as a whole
+            let ext: Vec<u64> = (0..dims.len())
+                .map(|m| tiler[m].min(dims[m] - t.coord()[m] * tiler[m]))
+                .collect();
+            assert_eq!(t.extents(), ext.as_slice());
         }
         assert_eq!(covered, walk.count());
         assert!(seen.is_empty());

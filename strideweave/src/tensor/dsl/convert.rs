@@ -357,9 +357,9 @@ const NO_LEAF: Leaf = Leaf {
 /// common refinement has more leaves are copied element by element.
 const MAX_JOINT: usize = 16;
 
-/// Most joint leaves of a plan's layouts: room is left for a split run and the two
+/// Most joint leaves of a plan's layouts: room is left for a split run and the
 /// leaves of a block of tiles.
-const MAX_PLAN_LEAVES: usize = MAX_JOINT - 3;
+const MAX_PLAN_LEAVES: usize = MAX_JOINT - 1 - super::walk::BLOCK_MODES;
 
 /// The flat leaves of `l` as `(extent, stride)`.
 fn leaves_of(l: &Layout) -> impl Iterator<Item = (u64, u64)> + '_ {
@@ -925,22 +925,24 @@ impl ConvertPlan {
         (s, d): (usize, usize),
         l: &mut Loops,
     ) -> Result<(), LayoutError> {
-        let [c0, c1] = t.counts();
-        let ([s0, s1], [d0, d1]) = (t.steps(s), t.steps(d));
-        let along = |e, s, d| Leaf {
-            e,
-            s,
-            d,
-            mode: NO_MODE,
-        };
+        let (counts, ss, ds) = (t.counts(), t.steps(s), t.steps(d));
         if t.is_full() {
             *l = self.full;
         } else {
             self.boxed(t.extents(), l)?;
             l.empty |= t.extents().contains(&0);
         }
-        add_leaf(l, along(c0, s0, d0));
-        add_leaf(l, along(c1, s1, d1));
+        for ((e, s), d) in counts.into_iter().zip(ss).zip(ds) {
+            add_leaf(
+                l,
+                Leaf {
+                    e,
+                    s,
+                    d,
+                    mode: NO_MODE,
+                },
+            );
+        }
         Ok(())
     }
 

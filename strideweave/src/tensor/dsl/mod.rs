@@ -35,7 +35,7 @@ pub use tile::{
     local_partition, local_partition_mut, local_tile, local_tile_mut, tiled_divide, zipped_divide,
     IdentityTensor, IdentityTiles, TileList, Tiler, Tiles, TilesMut, MAX_TILED_MODES,
 };
-pub use walk::{TileAt, TileIter, TileRuns, TileWalk, MAX_WALKED};
+pub use walk::{TileAt, TileIter, TileRuns, TileWalk, BLOCK_MODES, MAX_WALKED};
 
 /// `docs/tensors.md`, its examples compiled and run as doctests.
 #[cfg(doctest)]

@@ -7,6 +7,9 @@ use super::tile::{tile_and_grid, TileList, MAX_TILED_MODES};
 use crate::error::LayoutError;
 use crate::{algebra, Layout, Shape};
 
+/// Modes a block of [`TileWalk::runs`] spans: the walk's three fastest.
+pub const BLOCK_MODES: usize = 3;
+
 /// Most layouts a [`TileWalk`] follows.
 ///
 /// ```
@@ -196,10 +199,10 @@ impl TileWalk {
         }
     }
 
-    /// The tiles in **blocks** that share their extents over the two fastest modes of
-    /// the walk's order: per row of the other modes, the interior tiles at once, then
-    /// the edge tiles of each of the two modes, then the corner (at most four blocks a
-    /// row). A plan moves a whole block in one call
+    /// The tiles in **blocks** that share their extents over the three fastest modes of
+    /// the walk's order ([`BLOCK_MODES`]): per row of the other modes, the interior
+    /// tiles at once, then the edge tiles of each mode and their corners (at most eight
+    /// blocks a row). A plan moves a whole block in one call
     /// ([`ConvertPlan::convert_tiles`](super::ConvertPlan::convert_tiles)). When a
     /// followed layout's tile origins are not evenly spaced along those modes, the
     /// blocks are single tiles.
@@ -212,39 +215,37 @@ impl TileWalk {
     /// let walk = TileWalk::new(&shape, &[4, 2], &[&a]).unwrap();
     /// let blocks: Vec<_> = walk.runs().map(|t| (t.coord().to_vec(), t.counts(), t.extents().to_vec())).collect();
     /// assert_eq!(blocks, [
-    ///     (vec![0, 0], [2, 1], vec![4, 2]),     // row tiles 0 and 1 of column tile 0
-    ///     (vec![2, 0], [1, 1], vec![2, 2]),     // the edge tile: rows 8..10
-    ///     (vec![0, 1], [2, 1], vec![4, 1]),     // column tile 1 holds one column
-    ///     (vec![2, 1], [1, 1], vec![2, 1]),
+    ///     (vec![0, 0], [2, 1, 1], vec![4, 2]),     // row tiles 0 and 1 of column tile 0
+    ///     (vec![2, 0], [1, 1, 1], vec![2, 2]),     // the edge tile: rows 8..10
+    ///     (vec![0, 1], [2, 1, 1], vec![4, 1]),     // column tile 1 holds one column
+    ///     (vec![2, 1], [1, 1, 1], vec![2, 1]),
     /// ]);
-    /// assert_eq!(walk.runs().next().unwrap().steps(0), [4, 20]);
+    /// assert_eq!(walk.runs().next().unwrap().steps(0), [4, 20, 0]);
     /// ```
     pub fn runs(&self) -> TileRuns<'_> {
-        let (m0, m1) = (self.order[0], self.order[1.min(self.rank - 1)]);
+        let nb = self.rank.min(BLOCK_MODES);
+        let ms: [usize; BLOCK_MODES] = std::array::from_fn(|d| self.order[d.min(nb - 1)]);
         let linear = |m: usize| (0..self.k).all(|j| matches!(self.steps[j][m], Step::Linear(_)));
-        let blocks = linear(m0) && linear(m1);
-        let segs = |m: usize, on: bool| {
-            let mut v = [(0u64, 1u64); 2];
-            if !on {
-                return (v, 1);
+        let blocks = ms[..nb].iter().all(|&m| linear(m));
+        let mut segs = [[(0u64, 1u64); 2]; BLOCK_MODES];
+        let mut n = [1usize; BLOCK_MODES];
+        for d in 0..nb {
+            if !blocks {
+                break;
             }
-            let (c, f) = (self.count[m], self.full[m]);
+            let (c, f) = (self.count[ms[d]], self.full[ms[d]]);
             if f == 0 || f == c {
-                v[0] = (0, c);
-                (v, 1)
+                segs[d][0] = (0, c);
             } else {
-                v[0] = (0, f);
-                v[1] = (f, 1);
-                (v, 2)
+                segs[d] = [(0, f), (f, 1)];
+                n[d] = 2;
             }
-        };
-        let (segs0, n0) = segs(m0, blocks);
-        let (segs1, n1) = segs(m1, blocks && self.rank > 1);
+        }
         let mut at = self.first();
         for j in 0..self.k {
-            for (k, m) in [m0, m1].into_iter().enumerate().take(self.rank) {
+            for (d, &m) in ms.iter().enumerate().take(nb) {
                 if let Step::Linear(s) = self.steps[j][m] {
-                    at.step[k][j] = s;
+                    at.step[d][j] = s;
                 }
             }
         }
@@ -256,9 +257,10 @@ impl TileWalk {
                 left: self.count(),
             },
             blocks,
-            segs: [segs0, segs1],
-            n: [n0, n1],
-            k: [0, 0],
+            nb,
+            segs,
+            n,
+            k: [0; BLOCK_MODES],
         }
     }
 
@@ -266,10 +268,10 @@ impl TileWalk {
         let mut at = TileAt {
             coord: [0; M],
             origin: [0; MAX_WALKED],
-            step: [[0; MAX_WALKED]; 2],
+            step: [[0; MAX_WALKED]; BLOCK_MODES],
             extents: [1; M],
             rank: self.rank,
-            count: [1, 1],
+            count: [1; BLOCK_MODES],
             full: true,
         };
         for m in 0..self.rank {
@@ -317,12 +319,12 @@ fn shape_mode_size(shape: &Shape, m: usize) -> Result<u64, LayoutError> {
 pub struct TileAt {
     coord: [u64; M],
     origin: [u64; MAX_WALKED],
-    /// Offset from one tile of a block to the next along the walk's fastest and second
-    /// fastest mode, per followed layout.
-    step: [[u64; MAX_WALKED]; 2],
+    /// Offset from one tile of a block to the next along the walk's three fastest
+    /// modes, per followed layout.
+    step: [[u64; MAX_WALKED]; BLOCK_MODES],
     extents: [u64; M],
     rank: usize,
-    count: [u64; 2],
+    count: [u64; BLOCK_MODES],
     full: bool,
 }
 
@@ -361,24 +363,25 @@ impl TileAt {
     /// [`TileWalk::runs`], the tiles of the block.
     #[inline(always)]
     pub fn count(&self) -> u64 {
-        self.count[0] * self.count[1]
+        self.count.iter().product()
     }
 
-    /// Tiles of the block along the walk's fastest and second fastest mode.
+    /// Tiles of the block along the walk's three fastest modes (fastest first; 1 for
+    /// modes a walk of lower rank does not have).
     #[inline(always)]
-    pub fn counts(&self) -> [u64; 2] {
+    pub fn counts(&self) -> [u64; BLOCK_MODES] {
         self.count
     }
 
-    /// Offsets from one tile of the block to the next along the walk's fastest and
-    /// second fastest mode, in followed layout `j` (`[0, 0]` for a `j` past the followed
-    /// layouts, or for tiles from [`TileWalk::iter`]).
+    /// Offsets from one tile of the block to the next along the walk's three fastest
+    /// modes, in followed layout `j` (zeros for a `j` past the followed layouts, or for
+    /// tiles from [`TileWalk::iter`]).
     #[inline(always)]
-    pub fn steps(&self, j: usize) -> [u64; 2] {
+    pub fn steps(&self, j: usize) -> [u64; BLOCK_MODES] {
         if j < MAX_WALKED {
-            [self.step[0][j], self.step[1][j]]
+            std::array::from_fn(|d| self.step[d][j])
         } else {
-            [0, 0]
+            [0; BLOCK_MODES]
         }
     }
 }
@@ -481,17 +484,19 @@ impl TileIter<'_> {
 /// let l = Layout::row_major(shape).unwrap();
 /// let walk = TileWalk::new(&shape, &[4, 4], &[&l]).unwrap();
 /// let blocks: Vec<_> = walk.runs().collect();
-/// assert_eq!((blocks.len(), blocks[0].counts()), (1, [4, 4]));   // all 16 tiles at once
+/// assert_eq!((blocks.len(), blocks[0].counts()), (1, [4, 4, 1]));   // all 16 tiles at once
 /// ```
 #[derive(Clone, Debug)]
 pub struct TileRuns<'a> {
     it: TileIter<'a>,
     blocks: bool,
-    /// `(first tile, tiles)` of the segments of the two fastest modes.
-    segs: [[(u64, u64); 2]; 2],
-    n: [usize; 2],
+    /// Modes a block spans (the walk's rank, at most [`BLOCK_MODES`]).
+    nb: usize,
+    /// `(first tile, tiles)` of the segments of the block modes.
+    segs: [[(u64, u64); 2]; BLOCK_MODES],
+    n: [usize; BLOCK_MODES],
     /// The current segment of each.
-    k: [usize; 2],
+    k: [usize; BLOCK_MODES],
 }
 
 impl Iterator for TileRuns<'_> {
@@ -506,29 +511,34 @@ impl Iterator for TileRuns<'_> {
             return None;
         }
         let w = self.it.walk;
-        let ms = [w.order[0], w.order[1.min(w.rank - 1)]];
-        for (d, &m) in ms.iter().enumerate().take(w.rank.min(2)) {
-            let (first, _) = self.segs[d][self.k[d]];
+        let mut counts = [1u64; BLOCK_MODES];
+        for d in 0..self.nb {
+            let m = w.order[d];
+            let (first, len) = self.segs[d][self.k[d]];
             let i = self.it.at.coord[m];
             if i != first {
                 self.it.set(m, i, first);
             }
+            counts[d] = len;
         }
-        let counts = [self.segs[0][self.k[0]].1, self.segs[1][self.k[1]].1];
         self.it.at.count = counts;
         let cur = self.it.at;
-        self.it.left -= counts[0] * counts[1];
-        // the next segment of the fastest mode, then of the second, then the next row
-        self.k[0] += 1;
-        if self.k[0] == self.n[0] {
-            self.k[0] = 0;
-            self.k[1] += 1;
-            if self.k[1] == self.n[1] {
-                self.k[1] = 0;
-                if w.rank > 2 {
-                    self.it.advance(2);
+        self.it.left -= counts.iter().product::<u64>();
+        // the next segment of the block modes (fastest first), then the next row
+        let mut d = 0;
+        loop {
+            if d == self.nb {
+                if w.rank > self.nb {
+                    self.it.advance(self.nb);
                 }
+                break;
             }
+            self.k[d] += 1;
+            if self.k[d] < self.n[d] {
+                break;
+            }
+            self.k[d] = 0;
+            d += 1;
         }
         Some(cur)
     }

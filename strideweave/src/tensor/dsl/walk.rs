@@ -512,14 +512,14 @@ impl Iterator for TileRuns<'_> {
         }
         let w = self.it.walk;
         let mut counts = [1u64; BLOCK_MODES];
-        for d in 0..self.nb {
+        for (d, count) in counts.iter_mut().enumerate().take(self.nb) {
             let m = w.order[d];
             let (first, len) = self.segs[d][self.k[d]];
             let i = self.it.at.coord[m];
             if i != first {
                 self.it.set(m, i, first);
             }
-            counts[d] = len;
+            *count = len;
         }
         self.it.at.count = counts;
         let cur = self.it.at;

@@ -358,3 +358,36 @@ fn tiled_converting_copy_and_copy_equal_the_definition() {
         }
     }
 }
+
+/// Requirement: tile layouts without common leaves (no vector run, no refinement) still
+/// convert and copy every block of a walk, tile by tile, element by element.
+#[test]
+fn layouts_without_common_leaves_convert_block_by_block() {
+    let shape = Shape::new((6, 4)).unwrap();
+    let a_l = lay("((2,3),4):((1,2),6)");
+    let b_l = lay("((3,2),4):((1,3),6)");
+    let src = values(24);
+    let walk = TileWalk::new(&shape, &[6, 2], &[&a_l, &b_l]).unwrap();
+    let plan = ConvertPlan::new(walk.tile_layout(0), walk.tile_layout(1)).unwrap();
+    let a = Tensor::new(&src[..], a_l).unwrap();
+    let mut out = [bf16::ZERO; 24];
+    let mut copied = [0.0f32; 24];
+    {
+        let mut b = Tensor::new(&mut out[..], b_l).unwrap();
+        let mut c = Tensor::new(&mut copied[..], b_l).unwrap();
+        let blocks: Vec<_> = walk.runs().collect();
+        assert_eq!(blocks.len(), 1); // both tiles of mode 1 in one block
+        for t in &blocks {
+            plan.convert_tiles(&a, &mut b, t, (0, 1), false).unwrap();
+            plan.copy_tiles(&a, &mut c, t, (0, 1)).unwrap();
+        }
+    }
+    for k in 0..24 {
+        let (x, o) = (
+            src[a_l.index_of(k).unwrap() as usize],
+            b_l.index_of(k).unwrap() as usize,
+        );
+        assert_eq!(out[o].to_bits(), bf16::from_f32(x).to_bits(), "key {k}");
+        assert_eq!(copied[o].to_bits(), x.to_bits(), "key {k}");
+    }
+}

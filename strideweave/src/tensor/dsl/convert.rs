@@ -989,6 +989,10 @@ impl ConvertPlan {
         if t.is_full() && t.count() == 1 {
             return self.convert_at(src, so, dst, d_o);
         }
+        if !self.linear && t.is_full() {
+            // no common leaves to fold the block into: its tiles one by one
+            return for_block_tiles(t, idx, |a, b| self.convert_at(src, a, dst, b));
+        }
         let mut loops = EMPTY_LOOPS;
         self.tile_loops(t, idx, &mut loops)?;
         if zero_rest && !t.is_full() {
@@ -1052,6 +1056,9 @@ impl ConvertPlan {
         let (so, d_o) = (t.origin(idx.0), t.origin(idx.1));
         if t.is_full() && t.count() == 1 {
             return self.copy_at(src, so, dst, d_o);
+        }
+        if !self.linear && t.is_full() {
+            return for_block_tiles(t, idx, |a, b| self.copy_at(src, a, dst, b));
         }
         let mut loops = EMPTY_LOOPS;
         self.tile_loops(t, idx, &mut loops)?;
@@ -1156,8 +1163,27 @@ impl ConvertPlan {
     }
 }
 
-/// Walks the run starts of `loops` beyond the first `skip` leaves: calls `f(src, dst)`
-/// with the offsets of each combination of the outer leaves.
+/// Calls `f(source origin, destination origin)` for every tile of the block `t`.
+fn for_block_tiles(
+    t: &TileAt,
+    (s, d): (usize, usize),
+    mut f: impl FnMut(u64, u64) -> Result<(), LayoutError>,
+) -> Result<(), LayoutError> {
+    let (c, ss, ds) = (t.counts(), t.steps(s), t.steps(d));
+    for k in 0..c[2] {
+        for j in 0..c[1] {
+            for i in 0..c[0] {
+                let a = t.origin(s) + i * ss[0] + j * ss[1] + k * ss[2];
+                let b = t.origin(d) + i * ds[0] + j * ds[1] + k * ds[2];
+                f(a, b)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Calls `f(src, dst)` with the offsets of every combination of the leaves `outer` (an
+/// odometer, first leaf fastest).
 #[inline(always)]
 fn for_outer(outer: &[Leaf], mut f: impl FnMut(u64, u64)) {
     let mut count = [0u64; MAX_JOINT];

@@ -316,6 +316,40 @@ impl<B: Bytes, L: TensorLayout> Tensor<Bf16Planes<B>, L> {
     }
 }
 
+impl<B: Bytes, L: TensorLayout> std::fmt::Debug for Tensor<Bf16Planes<B>, L> {
+    /// `Tensor(LAYOUT, planes P, [elements in key order])` (at most 64 shown).
+    ///
+    /// ```
+    /// use strideweave::layout;
+    /// use strideweave::tensor::Tensor;
+    /// let bytes = [0x80u8, 0x00, 0x3F, 0x40];   // low bytes, then high bytes
+    /// let t = Tensor::bf16_planes(&bytes[..], 2, layout!(2:1)).unwrap();
+    /// assert_eq!(format!("{t:?}"), "Tensor(2:1, planes 2, [1.0, 2.0])");
+    /// ```
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Tensor({}, planes {}, [",
+            self.layout().runtime(),
+            self.engine().plane
+        )?;
+        let n = self.size().min(64);
+        for k in 0..n {
+            if k > 0 {
+                f.write_str(", ")?;
+            }
+            match self.get_key(k) {
+                Some(x) => write!(f, "{x:?}")?,
+                None => f.write_str("?")?,
+            }
+        }
+        if self.size() > n {
+            f.write_str(", ...")?;
+        }
+        f.write_str("])")
+    }
+}
+
 impl<B: BytesMut, L: TensorLayout> Tensor<Bf16Planes<B>, L> {
     /// Writes the element at integer key `key`; an error naming the key outside
     /// `[0, size)`.

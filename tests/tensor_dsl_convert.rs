@@ -391,3 +391,135 @@ fn layouts_without_common_leaves_convert_block_by_block() {
         assert_eq!(copied[o].to_bits(), x.to_bits(), "key {k}");
     }
 }
+
+/// A small deterministic generator (xorshift), so the sweep below is reproducible.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// Requirement: over a sweep of shapes, tilers, walk orders and layouts (row-major
+/// source, destination padded to whole tiles with its modes stored in a random order,
+/// f32 to bf16 byte planes or to f16), the tiled converting copy equals the per-key
+/// definition, and `zero_rest` zeroes exactly the padding (or leaves it alone).
+#[test]
+fn tiled_converting_copy_sweep_equals_the_definition() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for case in 0..300 {
+        let rank = 1 + rng.next(4) as usize;
+        let dims: Vec<u64> = (0..rank).map(|_| 1 + rng.next(9)).collect();
+        let tiler: Vec<u64> = (0..rank).map(|_| 1 + rng.next(5)).collect();
+        let padded: Vec<u64> = dims
+            .iter()
+            .zip(&tiler)
+            .map(|(d, t)| d.div_ceil(*t) * t)
+            .collect();
+        // destination: padded modes, compact in a random mode order
+        let mut perm: Vec<usize> = (0..rank).collect();
+        for i in (1..rank).rev() {
+            perm.swap(i, rng.next(i as u64 + 1) as usize);
+        }
+        let mut dstride = vec![0u64; rank];
+        let mut acc = 1;
+        for &m in &perm {
+            dstride[m] = acc;
+            acc *= padded[m];
+        }
+        let shape = Shape::new(dims.as_slice()).unwrap();
+        let a_l = Layout::row_major(shape).unwrap();
+        let b_l = Layout::new(
+            Shape::new(padded.as_slice()).unwrap(),
+            Stride::new(dstride.as_slice()).unwrap(),
+        )
+        .unwrap();
+        let mut order: Vec<usize> = (0..rank).collect();
+        for i in (1..rank).rev() {
+            order.swap(i, rng.next(i as u64 + 1) as usize);
+        }
+        let walk = TileWalk::new(&shape, &tiler, &[&a_l, &b_l])
+            .unwrap()
+            .order(&order)
+            .unwrap();
+        let plan = ConvertPlan::new(walk.tile_layout(0), walk.tile_layout(1)).unwrap();
+        let src = values(a_l.cosize() as usize);
+        let zero = case % 2 == 0;
+        let blocks = case % 3 != 0;
+        // f32 -> bf16 byte planes: the innermost destination mode is a plane group
+        // (low bytes, then as many high bytes), the other modes twice as far apart
+        let plane = padded[perm[0]] as usize;
+        let n = b_l.cosize() as usize;
+        let pstride: Vec<u64> = (0..rank)
+            .map(|m| if m == perm[0] { 1 } else { 2 * dstride[m] })
+            .collect();
+        let planes_l = Layout::new(
+            Shape::new(padded.as_slice()).unwrap(),
+            Stride::new(pstride.as_slice()).unwrap(),
+        )
+        .unwrap();
+        let pwalk = TileWalk::new(&shape, &tiler, &[&a_l, &planes_l])
+            .unwrap()
+            .order(&order)
+            .unwrap();
+        let pplan = ConvertPlan::new(pwalk.tile_layout(0), pwalk.tile_layout(1)).unwrap();
+        let mut halves = vec![f16::from_bits(0x5A5A); n];
+        let mut bytes = vec![0x5Au8; 2 * n + 2 * plane];
+        {
+            let a = Tensor::new(&src[..], a_l).unwrap();
+            let mut b = Tensor::new(&mut halves[..], b_l).unwrap();
+            let mut p = Tensor::bf16_planes(&mut bytes[..], plane, planes_l).unwrap();
+            let items: Vec<_> = if blocks {
+                walk.runs().collect()
+            } else {
+                walk.iter().collect()
+            };
+            for t in &items {
+                plan.convert_tiles(&a, &mut b, t, (0, 1), zero).unwrap();
+            }
+            let items: Vec<_> = if blocks {
+                pwalk.runs().collect()
+            } else {
+                pwalk.iter().collect()
+            };
+            for t in &items {
+                pplan.convert_tiles(&a, &mut p, t, (0, 1), zero).unwrap();
+            }
+        }
+        let p = Tensor::bf16_planes(&bytes[..], plane, planes_l).unwrap();
+        for k in 0..b_l.size() {
+            // coordinate of padded key k, first mode fastest
+            let mut rest = k;
+            let mut inside = true;
+            let mut skey = 0;
+            let mut radix = 1;
+            for m in 0..rank {
+                let c = rest % padded[m];
+                rest /= padded[m];
+                inside &= c < dims[m];
+                skey += c * radix;
+                radix *= dims[m];
+            }
+            let o = b_l.index_of(k).unwrap() as usize;
+            let (want_h, want_p) = if inside {
+                let x = src[a_l.index_of(skey).unwrap() as usize];
+                (f16::from_f32(x).to_bits(), bf16::from_f32(x).to_bits())
+            } else if zero {
+                (0, 0)
+            } else {
+                (0x5A5A, 0x5A5A)
+            };
+            let ctx =
+                format!("case {case}: {dims:?} by {tiler:?}, order {order:?}, dst {b_l}, key {k}");
+            assert_eq!(halves[o].to_bits(), want_h, "{ctx}");
+            assert_eq!(
+                p.get_key(k).unwrap().to_bits(),
+                want_p,
+                "{ctx} planes {plane}"
+            );
+        }
+    }
+}

@@ -410,7 +410,7 @@ impl Rng {
 #[test]
 fn tiled_converting_copy_sweep_equals_the_definition() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    for case in 0..300 {
+    for case in 0..300usize {
         let rank = 1 + rng.next(4) as usize;
         let dims: Vec<u64> = (0..rank).map(|_| 1 + rng.next(9)).collect();
         let tiler: Vec<u64> = (0..rank).map(|_| 1 + rng.next(5)).collect();
@@ -445,7 +445,16 @@ fn tiled_converting_copy_sweep_equals_the_definition() {
             .unwrap()
             .order(&order)
             .unwrap();
-        let plan = ConvertPlan::new(walk.tile_layout(0), walk.tile_layout(1)).unwrap();
+        // every available conversion path in turn
+        let paths: Vec<ConvertPath> = ConvertPath::ALL
+            .into_iter()
+            .filter(|p| p.is_available())
+            .collect();
+        let path = paths[case % paths.len()];
+        let plan = ConvertPlan::new(walk.tile_layout(0), walk.tile_layout(1))
+            .unwrap()
+            .with_path(path)
+            .unwrap();
         let src = values(a_l.cosize() as usize);
         let zero = case % 2 == 0;
         let blocks = case % 3 != 0;
@@ -465,7 +474,10 @@ fn tiled_converting_copy_sweep_equals_the_definition() {
             .unwrap()
             .order(&order)
             .unwrap();
-        let pplan = ConvertPlan::new(pwalk.tile_layout(0), pwalk.tile_layout(1)).unwrap();
+        let pplan = ConvertPlan::new(pwalk.tile_layout(0), pwalk.tile_layout(1))
+            .unwrap()
+            .with_path(path)
+            .unwrap();
         let mut halves = vec![f16::from_bits(0x5A5A); n];
         let mut bytes = vec![0x5Au8; 2 * n + 2 * plane];
         {

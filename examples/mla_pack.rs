@@ -5,19 +5,20 @@
 //! The placement, in layout terms: the output is cut into tiles of 4x4 pixels x 16
 //! channels; tile `(n, ht, wt, ct)` starts at byte `512 * (((n*nC + ct)*nH + ht)*nW + wt)`
 //! and holds 16 pixels (W fastest), each pixel 16 low bytes then 16 high bytes. So the
-//! low bytes of the whole tensor form one u8 tensor of logical shape
-//! `(N, (4,nH), (4,nW), (16,nC))`, and the high bytes the same tensor 16 bytes later.
+//! output is one bf16 tensor stored as **byte planes** 16 bytes apart, whose low bytes
+//! have the logical shape `(N, (4,nH), (4,nW), (16,nC))`.
+//!
+//! The kernel walks the 1x4x4x16 tiles of the input's shape, channel tiles fastest (the
+//! input's memory order), and converts each tile with one converting-copy plan; edge
+//! tiles (H, W or C not a multiple of the tile) are clipped to the input and the rest
+//! of their output tile is written as zeros (the placement's padding).
 //!
 //! Run: `cargo run --release --example mla_pack`.
 
 use half::bf16;
-use strideweave::tensor::{transform, CopyPlan, Fragment, IdentityTensor, Tensor};
-use strideweave::{layout_type, Layout, LayoutError, Shape, StaticLayout, Stride};
+use strideweave::tensor::{ConvertPlan, Tensor, TileWalk};
+use strideweave::{Layout, LayoutError, Shape, Stride};
 
-/// One tile in key order `(n, h, w, c)`, c fastest in memory: the register tile.
-pub type TileRegs = layout_type!((1,4,4,16):(256,64,16,1));
-/// One byte plane of one output tile: pixel `(h, w)` at `32 * (4h + w)`, channel `c` at `+c`.
-pub type PlaneTile = layout_type!((1,4,4,16):(0,128,32,1));
 /// Bytes per output tile: 4x4 pixels x 16 channels x 2 bytes (already a multiple of 64).
 pub const TILE_BYTES: u64 = 512;
 
@@ -26,7 +27,7 @@ pub fn packed_len(n: u64, h: u64, w: u64, c: u64) -> u64 {
     n * h.div_ceil(4) * w.div_ceil(4) * c.div_ceil(16) * TILE_BYTES
 }
 
-/// The low-byte plane of the whole output as a tensor of logical shape
+/// The low-byte plane of the whole output as a layout of logical shape
 /// `(N, (4,nH), (4,nW), (16,nC))`.
 pub fn low_plane(n: u64, h: u64, w: u64, c: u64) -> Result<Layout, LayoutError> {
     let (nh, nw, nc) = (h.div_ceil(4), w.div_ceil(4), c.div_ceil(16));
@@ -37,67 +38,59 @@ pub fn low_plane(n: u64, h: u64, w: u64, c: u64) -> Result<Layout, LayoutError> 
     )
 }
 
-/// Packs `src` (f32, `[n, h, w, c]`, contiguous) into `out` (`packed_len` bytes).
-///
-/// The DSL code is generic and inlines into its caller, so it is compiled for whatever
-/// target features the caller enables: here AVX2 when the CPU has it (as the built-in
-/// kernels do), so the conversions use 256-bit vectors.
-pub fn pack(src: &[f32], dims: [u64; 4], out: &mut [u8]) -> Result<(), LayoutError> {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2
-        return unsafe { pack_avx2(src, dims, out) };
+/// The pack of one NHWC shape, prepared once (as the built-in `prepare` does): the
+/// tile walk over both tensors' layouts and the converting-copy plan of one tile.
+pub struct MlaPack {
+    dims: [u64; 4],
+    input: Layout,
+    output: Layout,
+    tiles: TileWalk,
+    plan: ConvertPlan,
+}
+
+impl MlaPack {
+    /// Prepares the pack of an f32 `[n, h, w, c]` tensor.
+    pub fn new([n, h, w, c]: [u64; 4]) -> Result<MlaPack, LayoutError> {
+        let shape = Shape::new((n, h, w, c))?;
+        let (input, output) = (Layout::row_major(shape)?, low_plane(n, h, w, c)?);
+        // the 1x4x4x16 tiles of the input's shape, followed in both layouts; W tiles
+        // fastest, so that a row of interior tiles is one run
+        let tiles =
+            TileWalk::new(&shape, &[1, 4, 4, 16], &[&input, &output])?.order(&[3, 2, 1, 0])?;
+        // one converting copy, planned once: f32 tile -> bf16 byte-plane tile
+        let plan = ConvertPlan::new(tiles.tile_layout(0), tiles.tile_layout(1))?;
+        Ok(MlaPack {
+            dims: [n, h, w, c],
+            input,
+            output,
+            tiles,
+            plan,
+        })
     }
-    pack_body(src, dims, out)
-}
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn pack_avx2(src: &[f32], dims: [u64; 4], out: &mut [u8]) -> Result<(), LayoutError> {
-    pack_body(src, dims, out)
-}
-
-#[inline(always)]
-fn pack_body(src: &[f32], [n, h, w, c]: [u64; 4], out: &mut [u8]) -> Result<(), LayoutError> {
-    let tiler = [1, 4, 4, 16];
-    let input = Tensor::new(src, Layout::row_major(Shape::new((n, h, w, c))?)?)?;
-    let mut output = Tensor::new(&mut out[..], low_plane(n, h, w, c)?)?;
-    let src_tiles = input.tiles(tiler)?;
-    let coords = IdentityTensor::new(&Shape::new((n, h, w, c))?)?.tiles(tiler)?;
-    let mut dst_tiles = output.tiles_mut(tiler)?;
-    // visit the tiles in the input's memory order (channel tile fastest): a layout from
-    // visit number to tile key, whose keys run over (n, ht, wt, ct) first mode fastest
-    let (nh, nw, nc) = (h.div_ceil(4), w.div_ceil(4), c.div_ceil(16));
-    let order = Layout::new(
-        Shape::new((nc, nw, nh, n))?,
-        Stride::new((n * nh * nw, n * nh, n, 1))?,
-    )?;
-    let mut regs: Fragment<u16, TileRegs, { TileRegs::COSIZE as usize }> = Fragment::filled(0);
-    // interior tiles: src tile -> registers with whole runs (planned once)
-    let load = CopyPlan::new(src_tiles.tile_layout(), &TileRegs::LAYOUT)?;
-    let bits = |x: f32| bf16::from_f32(x).to_bits();
-    for visit in 0..order.size() {
-        let k = order.index_of(visit)?;
-        if coords.inside(k) {
-            load.transform(&src_tiles.tile(k)?, &mut regs, bits)?;
-        } else {
-            // edge tile: the identity tensor masks what lies past the input; padding is 0
-            regs.data_mut().fill(0);
-            src_tiles.transform_tile_if(k, &coords, &mut regs, |&x| bits(x))?;
+    /// Packs `src` (f32, contiguous) into `out` (`packed_len` bytes).
+    pub fn run(&self, src: &[f32], out: &mut [u8]) -> Result<(), LayoutError> {
+        let input = Tensor::new(src, self.input)?;
+        // the output: one bf16 tensor stored as byte planes 16 bytes apart
+        let mut output = Tensor::bf16_planes(out, 16, self.output)?;
+        for t in self.tiles.runs() {
+            // a row of interior tiles converted at once; an edge tile clipped to the
+            // input, with zeros for the rest of the tile (the placement's padding)
+            self.plan
+                .convert_tiles(&input, &mut output, &t, (0, 1), true)?;
         }
-        let (bytes, _) = dst_tiles.tile_mut(k)?.into_parts();
-        transform(
-            &regs,
-            &mut Tensor::new(&mut bytes[..], PlaneTile::default())?,
-            |b| b as u8,
-        )?;
-        transform(
-            &regs,
-            &mut Tensor::new(&mut bytes[16..], PlaneTile::default())?,
-            |b| (b >> 8) as u8,
-        )?;
+        Ok(())
     }
-    Ok(())
+
+    /// The dims this pack was prepared for.
+    pub fn dims(&self) -> [u64; 4] {
+        self.dims
+    }
+}
+
+/// Packs `src` (f32, `[n, h, w, c]`, contiguous) into `out` (`packed_len` bytes).
+pub fn pack(src: &[f32], dims: [u64; 4], out: &mut [u8]) -> Result<(), LayoutError> {
+    MlaPack::new(dims)?.run(src, out)
 }
 
 /// The same bytes by the placement's definition, one element at a time.

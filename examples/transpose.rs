@@ -1,17 +1,15 @@
 //! A tiled matrix transpose written with tensors: both matrices are row-major, the
-//! output seen through the transposed layout, so a plain tile-by-tile `copy` transposes.
-//! Edge tiles (sizes that are not multiples of the tile) are masked with an identity
-//! tensor and pass through a register fragment.
+//! output seen through the transposed layout, so a tile-by-tile copy transposes.
+//! Edge tiles (sizes that are not multiples of the tile) are clipped to the matrix: the
+//! walk gives each tile its extents, and the same plan copies the clipped box.
 //!
 //! Run: `cargo run --release --example transpose`.
 
-use strideweave::tensor::{CopyPlan, Fragment, IdentityTensor, Tensor};
-use strideweave::{layout_type, Layout, LayoutError, Shape, StaticLayout, Stride};
+use strideweave::tensor::{ConvertPlan, Tensor, TileWalk};
+use strideweave::{Layout, LayoutError, Shape, Stride};
 
 /// Tile edge.
 pub const TILE: u64 = 16;
-/// A register tile for the edges.
-pub type Regs = layout_type!((16,16):(1,16));
 
 /// `dst[j * m + i] = src[i * n + j]` for an `m x n` row-major `src`.
 pub fn transpose(src: &[f32], m: u64, n: u64, dst: &mut [f32]) -> Result<(), LayoutError> {
@@ -19,18 +17,12 @@ pub fn transpose(src: &[f32], m: u64, n: u64, dst: &mut [f32]) -> Result<(), Lay
     let a = Tensor::new(src, Layout::row_major(shape)?)?;
     // element (i, j) of the result's view is dst[i + j*m]: the n x m row-major output
     let mut b = Tensor::new(dst, Layout::new(shape, Stride::new((1, m))?)?)?;
-    let a_tiles = a.tiles([TILE, TILE])?;
-    let mut b_tiles = b.tiles_mut([TILE, TILE])?;
-    let coords = IdentityTensor::new(&shape)?.tiles([TILE, TILE])?;
-    let plan = CopyPlan::new(a_tiles.tile_layout(), b_tiles.tile_layout())?;
-    let mut regs: Fragment<f32, Regs, { Regs::COSIZE as usize }> = Fragment::filled(0.0);
-    for k in 0..a_tiles.count() {
-        if coords.inside(k) {
-            plan.copy(&a_tiles.tile(k)?, &mut b_tiles.tile_mut(k)?)?;
-        } else {
-            a_tiles.transform_tile_if(k, &coords, &mut regs, |&x| x)?;
-            b_tiles.transform_tile_if(k, &coords, &regs, |x| x)?;
-        }
+    // 16x16 tiles of the shape, followed in both layouts, one at a time (cache blocking)
+    let tiles = TileWalk::new(&shape, &[TILE, TILE], &[a.layout(), b.layout()])?;
+    let plan = ConvertPlan::new(tiles.tile_layout(0), tiles.tile_layout(1))?;
+    for t in tiles.iter() {
+        // a full tile, or an edge tile clipped to the matrix
+        plan.copy_tiles(&a, &mut b, &t, (0, 1))?;
     }
     Ok(())
 }

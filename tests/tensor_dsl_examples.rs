@@ -41,7 +41,7 @@ fn mla_pack_rejects_a_short_output() {
     let src = vec![0.0f32; 16];
     let mut out = vec![0u8; 100];
     let e = mla_pack::pack(&src, [1, 1, 1, 16], &mut out).unwrap_err();
-    assert!(e.message().contains("100 elements"), "{e}");
+    assert!(e.message().contains("100 bytes"), "{e}");
 }
 
 /// Scenario: the tiled transpose equals the hand-written blocked loop, edges included.

@@ -55,25 +55,12 @@ pub struct Tensor<E, L> {
     layout: L,
 }
 
-impl<E: Engine, L: TensorLayout> Tensor<E, L> {
-    /// Pairs data with a layout, checking that the layout's cosize fits in the data
-    /// (an error naming both numbers otherwise).
-    pub fn new(engine: E, layout: L) -> Result<Self, LayoutError> {
-        let (cosize, len) = (layout.cosize(), engine.elements().len() as u64);
-        if cosize > len {
-            return Err(LayoutError::value(format!(
-                "tensor layout {} has cosize {cosize} but the data holds {len} elements",
-                layout.runtime()
-            )));
-        }
-        Ok(Tensor { engine, layout })
-    }
-
+/// What every tensor has, whatever its engine (slices, arrays, byte planes).
+impl<E, L: TensorLayout> Tensor<E, L> {
     /// The pair, unchecked: only for layouts derived from a checked tensor's layout
     /// whose offsets stay inside `engine` (views, tiles).
     #[inline(always)]
     pub(crate) fn from_parts(engine: E, layout: L) -> Self {
-        debug_assert!(layout.cosize() <= engine.elements().len() as u64);
         Tensor { engine, layout }
     }
 
@@ -88,6 +75,11 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
         &self.engine
     }
 
+    /// The engine, writable (crate-internal: writes go through the layout's offsets).
+    pub(crate) fn engine_mut(&mut self) -> &mut E {
+        &mut self.engine
+    }
+
     /// Engine and layout, taken apart.
     pub fn into_parts(self) -> (E, L) {
         (self.engine, self.layout)
@@ -97,6 +89,21 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
     #[inline(always)]
     pub fn size(&self) -> u64 {
         self.layout.size()
+    }
+}
+
+impl<E: Engine, L: TensorLayout> Tensor<E, L> {
+    /// Pairs data with a layout, checking that the layout's cosize fits in the data
+    /// (an error naming both numbers otherwise).
+    pub fn new(engine: E, layout: L) -> Result<Self, LayoutError> {
+        let (cosize, len) = (layout.cosize(), engine.elements().len() as u64);
+        if cosize > len {
+            return Err(LayoutError::value(format!(
+                "tensor layout {} has cosize {cosize} but the data holds {len} elements",
+                layout.runtime()
+            )));
+        }
+        Ok(Tensor { engine, layout })
     }
 
     /// All the data, in memory order.

@@ -16,14 +16,17 @@ macro_rules! tri {
 
 mod addressing;
 mod base;
+mod convert;
 mod copy;
 mod engine;
 mod fragment;
 mod slicing;
 mod tile;
+mod walk;
 
 pub use addressing::TensorLayout;
 pub use base::{Tensor, View, ViewMut};
+pub use convert::{convert, Bf16Planes, ConvertPlan, FloatEngine, FloatEngineMut};
 pub use copy::{copy, copy_if, fill, transform, transform_if, CopyPlan};
 pub use engine::{Engine, EngineMut};
 pub use fragment::Fragment;
@@ -32,6 +35,7 @@ pub use tile::{
     local_partition, local_partition_mut, local_tile, local_tile_mut, tiled_divide, zipped_divide,
     IdentityTensor, IdentityTiles, TileList, Tiler, Tiles, TilesMut, MAX_TILED_MODES,
 };
+pub use walk::{TileAt, TileIter, TileRuns, TileWalk, BLOCK_MODES, MAX_WALKED};
 
 /// `docs/tensors.md`, its examples compiled and run as doctests.
 #[cfg(doctest)]

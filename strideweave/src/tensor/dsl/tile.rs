@@ -564,7 +564,10 @@ impl IdentityTensor {
 
 /// `(tile, grid)`: the tile layout (mode 0 of the zipped division) and the grid of tile
 /// origins (its rest modes, then the untouched modes), computed once.
-fn tile_and_grid(a: &Layout, tiler: &impl Tiler) -> Result<(Layout, Layout), LayoutError> {
+pub(super) fn tile_and_grid(
+    a: &Layout,
+    tiler: &impl Tiler,
+) -> Result<(Layout, Layout), LayoutError> {
     let z = divided(a, tiler, true)?;
     let ctx = |e| LayoutError::from_core(format!("tiles of {a}"), e);
     let tile = z.mode(0).map_err(ctx)?;

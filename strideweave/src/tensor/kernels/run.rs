@@ -463,6 +463,16 @@ mod x86 {
         };
     }
 
+    /// The format of one side with its variant fixed at compile time (`planes`), for the
+    /// paths monomorphized per format variant.
+    #[inline(always)]
+    fn fixed<E: Elem>(f: Fmt, planes: bool) -> Fmt {
+        match f {
+            Fmt::Planes(pl) if planes => Fmt::Planes(pl),
+            _ => Fmt::Elements(E::W),
+        }
+    }
+
     pub(super) mod avx512 {
         use super::*;
         use std::arch::x86_64::*;
@@ -521,15 +531,6 @@ mod x86 {
             }
             // SAFETY: same contract.
             unsafe { by_fmts!(grid_planned, s, d, (src, s, dst, d, r, g)) };
-        }
-
-        /// The format of one side with its variant fixed at compile time (`planes`).
-        #[inline(always)]
-        fn fixed<E: Elem>(f: Fmt, planes: bool) -> Fmt {
-            match f {
-                Fmt::Planes(pl) if planes => Fmt::Planes(pl),
-                _ => Fmt::Elements(E::W),
-            }
         }
 
         /// The friendly case of `grid` (a tiled placement whose channel count is a
@@ -1434,15 +1435,6 @@ mod x86 {
             } else {
                 // SAFETY: same contract.
                 unsafe { grid_strided::<S, D>(src, s, dst, d, r, g) }
-            }
-        }
-
-        /// The format of one side with its variant fixed at compile time (`planes`).
-        #[inline(always)]
-        fn fixed<E: Elem>(f: Fmt, planes: bool) -> Fmt {
-            match f {
-                Fmt::Planes(pl) if planes => Fmt::Planes(pl),
-                _ => Fmt::Elements(E::W),
             }
         }
 

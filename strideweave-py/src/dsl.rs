@@ -424,7 +424,9 @@ impl PyTensor {
         self.layout.rank()
     }
 
-    /// The 1-D data from this tensor's first element on (a view of the memory given).
+    /// The 1-D data from this tensor's first element on (a view of the memory given). A
+    /// view that overhangs the data has fewer elements here than its cosize (none when it
+    /// starts past the end): `len(t.data)` is how many elements of data it really has.
     #[getter(data)]
     fn data_getter(&self, py: Python<'_>) -> Py<PyAny> {
         self.data.clone_ref(py)

@@ -19,7 +19,9 @@ use strideweave::tensor::{self as dsl, IdentityTensor, Tensor};
 use strideweave::{Layout, LayoutError, Shape, SliceCoord};
 
 /// A zero-sized element per possible offset: the Rust DSL computes views of these, and
-/// the length of a view's slice says where the view starts.
+/// the length of a view's slice says where the view starts. Views are computed on all of
+/// it, so (as in CuTe) a tile, partition or slice may overhang the Python data: each
+/// element access is checked against the data instead.
 static UNITS: [(); usize::MAX] = [(); usize::MAX];
 
 /// The flat, 1-D, element-indexable view of `obj` and its length: a contiguous NumPy array
@@ -207,7 +209,9 @@ fn tile_coord(obj: &Bound<'_, PyAny>) -> PyResult<strideweave::IntTuple> {
 /// (CuTe's engine plus layout). Nothing is copied: `t[c]` reads element `layout(c)` of
 /// the data, `t[c] = v` writes it, and slices, modes and tiles are tensors over the same
 /// memory. The data must be contiguous (the layout says where elements lie); the
-/// layout's cosize must fit in it, checked once here.
+/// layout's cosize must fit in it, checked once here. Views (tiles, partitions, slices)
+/// may overhang the data as in CuTe: reading or writing an element outside it is an
+/// `IndexError`, and `copy`/`fill` must touch only elements inside.
 ///
 /// A key is an integer (first mode fastest), a coordinate following the shape, or a
 /// coordinate with `None` or `:` (CuTe's `_`) at the modes to keep, which gives a view.
@@ -225,33 +229,53 @@ fn tile_coord(obj: &Bound<'_, PyAny>) -> PyResult<strideweave::IntTuple> {
 /// -1.0
 #[pyclass(frozen, module = "strideweave", name = "Tensor")]
 pub struct PyTensor {
-    /// The 1-D data from this view's first element on.
+    /// The 1-D data from this view's first element on (empty when the view starts past
+    /// the end of the data).
     data: Py<PyAny>,
-    /// Its length in elements.
+    /// Its length in elements: how many elements of data the view really has (less than
+    /// the layout's cosize when the view overhangs the data).
     len: usize,
+    /// How many elements past the end of the data the view starts (0 unless `len` is 0).
+    skip: usize,
     layout: Layout,
 }
 
 impl PyTensor {
-    /// This tensor as a Rust DSL tensor over zero-sized elements.
+    /// This tensor as a Rust DSL tensor over zero-sized elements, on all of [`UNITS`] so
+    /// that every view the DSL computes is handed out, overhanging or not.
     fn shadow(&self) -> PyResult<Tensor<&'static [()], Layout>> {
-        checked(Tensor::new(&UNITS[..self.len], self.layout))
+        checked(Tensor::new(&UNITS[..], self.layout))
     }
 
     /// The tensor over the same data of a Rust DSL view of [`PyTensor::shadow`].
     fn derive(&self, py: Python<'_>, view: Tensor<&[()], Layout>) -> PyResult<PyTensor> {
-        let rest = view.data().len();
-        let origin = self.len - rest;
-        let data = if origin == 0 {
+        let origin = usize::MAX - view.data().len();
+        self.at(py, origin as u64, *view.layout())
+    }
+
+    /// The view with layout `l` whose first element is `origin` elements after this one's.
+    fn at(&self, py: Python<'_>, origin: u64, l: Layout) -> PyResult<PyTensor> {
+        let start = usize::try_from(origin)
+            .ok()
+            .and_then(|o| o.checked_add(self.skip))
+            .ok_or_else(|| {
+                value_error(format!(
+                    "the view {l} starts at offset {origin} past {} elements, which overflows",
+                    self.skip
+                ))
+            })?;
+        let real = start.min(self.len);
+        let data = if real == 0 {
             self.data.clone_ref(py)
         } else {
-            let s = PySlice::new(py, origin as isize, self.len as isize, 1);
+            let s = PySlice::new(py, real as isize, self.len as isize, 1);
             self.data.bind(py).get_item(s)?.unbind()
         };
         Ok(PyTensor {
             data,
-            len: rest,
-            layout: *view.layout(),
+            len: self.len - real,
+            skip: start - real,
+            layout: l,
         })
     }
 
@@ -261,15 +285,59 @@ impl PyTensor {
         write_slice_key(key, &mut text, 0)?;
         let c: SliceCoord = checked(text.parse())?;
         let (l, off) = checked(self.layout.slice_and_offset(&c))?;
-        let off = usize::try_from(off).unwrap_or(usize::MAX).min(self.len);
-        self.derive(py, checked(Tensor::new(&UNITS[off..self.len], l))?)
+        self.at(py, off, l)
     }
 
-    /// The data offset of an element key (integer or coordinate), by the core.
+    /// The data index of the element at layout offset `o` (of key `key`, for the
+    /// message): an `IndexError` naming the key, the offset and the data length when the
+    /// element lies outside the data.
+    fn data_index(&self, key: &dyn std::fmt::Display, o: u64) -> PyResult<usize> {
+        match usize::try_from(o)
+            .ok()
+            .and_then(|o| o.checked_add(self.skip))
+        {
+            Some(i) if i < self.len => Ok(i),
+            _ => {
+                let past = if self.skip > 0 {
+                    format!(" (the view starts {} elements past its end)", self.skip)
+                } else {
+                    String::new()
+                };
+                Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                    "key {key} of the tensor {} is at offset {o}, outside the data, which holds {} elements{past}; the view overhangs the data (mask its edge with an identity tensor)",
+                    self.layout, self.len
+                )))
+            }
+        }
+    }
+
+    /// The data index of an element key (integer or coordinate), by the core.
     fn offset(&self, key: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let i = PyLayout(self.layout).index_key(key)?;
-        // below cosize <= len, checked when the tensor was made
-        Ok(i as usize)
+        let o = PyLayout(self.layout).index_key(key)?;
+        self.data_index(&key.repr()?, o)
+    }
+
+    /// Whether every element lies inside the data; if not, a `ValueError` for `op` naming
+    /// the sizes.
+    fn inside(&self, op: &str, what: &str) -> PyResult<()> {
+        let cosize = self.layout.cosize();
+        if self.skip == 0 && cosize <= self.len as u64 {
+            return Ok(());
+        }
+        let past = if self.skip > 0 {
+            format!(", starting {} elements past its end", self.skip)
+        } else {
+            String::new()
+        };
+        Err(value_error(format!(
+            "{op}: the {what} {} has cosize {cosize} but its data holds {} elements{past}; it overhangs the data, so touch only its in-data elements (copy_if masked by an identity tensor's in_bounds)",
+            self.layout, self.len
+        )))
+    }
+
+    /// Whether every element lies inside the data.
+    fn fits(&self) -> bool {
+        self.skip == 0 && self.layout.cosize() <= self.len as u64
     }
 
     /// Every key's offset, in key order.
@@ -322,13 +390,14 @@ impl PyTensor {
             },
         };
         let (flat, len) = flat_view(data)?;
-        let t = PyTensor {
+        // the one check of a tensor made from data: its layout fits (views may overhang)
+        checked(Tensor::new(&UNITS[..len], l))?;
+        Ok(PyTensor {
             data: flat.unbind(),
             len,
+            skip: 0,
             layout: l,
-        };
-        t.shadow()?;
-        Ok(t)
+        })
     }
 
     /// The layout.
@@ -355,7 +424,9 @@ impl PyTensor {
         self.layout.rank()
     }
 
-    /// The 1-D data from this tensor's first element on (a view of the memory given).
+    /// The 1-D data from this tensor's first element on (a view of the memory given). A
+    /// view that overhangs the data has fewer elements here than its cosize (none when it
+    /// starts past the end): `len(t.data)` is how many elements of data it really has.
     #[getter(data)]
     fn data_getter(&self, py: Python<'_>) -> Py<PyAny> {
         self.data.clone_ref(py)
@@ -400,7 +471,8 @@ impl PyTensor {
         let items = self
             .offset_list()?
             .into_iter()
-            .map(|o| data.get_item(o as usize))
+            .enumerate()
+            .map(|(k, o)| data.get_item(self.data_index(&k, o)?))
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)?.as_any().try_iter()
     }
@@ -424,7 +496,7 @@ impl PyTensor {
     }
 
     /// The tensor seen through `layout ∘ b` (a Layout, a Shape or a tiler of Layouts);
-    /// a result that runs past the data is a `ValueError` naming both sizes.
+    /// a result may run past the data, whose elements there raise `IndexError`.
     ///
     /// >>> import numpy as np
     /// >>> t = Tensor(np.arange(16), Layout("(4,4):(4,1)"))
@@ -482,16 +554,28 @@ impl PyTensor {
 
     /// Every key's offset into `data`, in key order, as a NumPy `int64` array: the
     /// index arithmetic of the whole tensor at once, for vectorised NumPy code
-    /// (`t.data[t.offsets()]` gathers the elements).
+    /// (`t.data[t.offsets()]` gathers the elements). The offsets of a view that
+    /// overhangs the data reach past `len(t.data)`.
     fn offsets<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        offsets_array(py, &self.offset_list()?)
+        let skip = self.skip as u64;
+        let offsets: Vec<u64> = self
+            .offset_list()?
+            .into_iter()
+            .map(|o| o.saturating_add(skip))
+            .collect();
+        offsets_array(py, &offsets)
     }
 
-    /// The elements in key order as a new 1-D NumPy array (a copy).
+    /// The elements in key order as a new 1-D NumPy array (a copy); an `IndexError`
+    /// names the first key outside the data of an overhanging view.
     fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let np = py.import("numpy")?;
         let data = np.getattr("asarray")?.call1((self.data(py),))?;
-        data.get_item(self.offsets(py)?)
+        let mut index = Vec::with_capacity(self.layout.size() as usize);
+        for (k, o) in self.offset_list()?.into_iter().enumerate() {
+            index.push(self.data_index(&k, o)? as u64);
+        }
+        data.get_item(offsets_array(py, &index)?)
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -500,7 +584,11 @@ impl PyTensor {
         let mut items = Vec::new();
         for k in 0..n {
             let o = key_offset(&self.layout, k)?;
-            items.push(data.get_item(o as usize)?.str()?.to_string());
+            // an element outside the data of an overhanging view shows as `--`
+            items.push(match self.data_index(&k, o) {
+                Ok(i) => data.get_item(i)?.str()?.to_string(),
+                Err(_) => "--".to_string(),
+            });
         }
         let more = if self.layout.size() > n { ", ..." } else { "" };
         Ok(format!(
@@ -634,6 +722,24 @@ fn copy_planned(
         None => Mask::All,
         Some(p) => Mask::of(p, ls.size())?,
     };
+    // A view that overhangs its data: only a masked copy whose kept keys all lie inside
+    // both datas runs, key by key (the data indices of those keys, checked here).
+    let pairs: Option<Vec<(usize, usize)>> = if src.fits() && dst.fits() {
+        None
+    } else if let Mask::Keys(keep) = &mask {
+        let mut pairs = Vec::new();
+        for (k, _) in keep.iter().enumerate().filter(|(_, &b)| b) {
+            let k = k as u64;
+            let i = inside_key("source", src, k)?;
+            let j = inside_key("destination", dst, k)?;
+            pairs.push((i, j));
+        }
+        Some(pairs)
+    } else {
+        src.inside("copy", "source")?;
+        dst.inside("copy", "destination")?;
+        None
+    };
     let (sd, dd) = (src.data(py), dst.data(py));
     let (sk, size, s_np) = elem_kind(sd)?;
     let (dk, dsize, d_np) = elem_kind(dd)?;
@@ -655,6 +761,9 @@ fn copy_planned(
             s
         };
         let d: &mut [u8] = unsafe { std::slice::from_raw_parts_mut(db.addr as *mut u8, db.span) };
+        if let Some(pairs) = &pairs {
+            return checked(copy_pairs(s, d, size, pairs));
+        }
         let r = match size {
             1 => copy_elems::<1>(s, d, ls, ld, &mask, plan),
             2 => copy_elems::<2>(s, d, ls, ld, &mask, plan),
@@ -670,15 +779,21 @@ fn copy_planned(
         )));
     }
     // NumPy (or an unusual item size): gather and scatter by offsets, converting dtypes.
-    let keys: Vec<u64> = (0..ls.size()).filter(|&k| mask.keeps(k)).collect();
-    let so: Vec<u64> = keys
-        .iter()
-        .map(|&k| key_offset(&ls, k))
-        .collect::<PyResult<_>>()?;
-    let dof: Vec<u64> = keys
-        .iter()
-        .map(|&k| key_offset(&ld, k))
-        .collect::<PyResult<_>>()?;
+    let (so, dof): (Vec<u64>, Vec<u64>) = match pairs {
+        Some(pairs) => pairs.iter().map(|&(i, j)| (i as u64, j as u64)).unzip(),
+        None => {
+            let keys: Vec<u64> = (0..ls.size()).filter(|&k| mask.keeps(k)).collect();
+            let so = keys
+                .iter()
+                .map(|&k| key_offset(&ls, k))
+                .collect::<PyResult<_>>()?;
+            let dof = keys
+                .iter()
+                .map(|&k| key_offset(&ld, k))
+                .collect::<PyResult<_>>()?;
+            (so, dof)
+        }
+    };
     if s_np && d_np {
         let values = sd.get_item(offsets_array(py, &so)?)?;
         return dd.set_item(offsets_array(py, &dof)?, values);
@@ -689,9 +804,55 @@ fn copy_planned(
     Ok(())
 }
 
+/// The data index of key `k` of a masked copy's `what` tensor, which must lie inside the
+/// data: a `ValueError` naming the key, its offset and the data length otherwise.
+fn inside_key(what: &str, t: &PyTensor, k: u64) -> PyResult<usize> {
+    let o = key_offset(&t.layout, k)?;
+    t.data_index(&k, o).map_err(|_| {
+        value_error(format!(
+            "copy_if: key {k} of the {what} {} is at offset {o}, outside its data, which holds {} elements{}; the predicate must mask the overhang (an identity tensor tiled like the data)",
+            t.layout,
+            t.len,
+            if t.skip > 0 { format!(" (the view starts {} elements past its end)", t.skip) } else { String::new() }
+        ))
+    })
+}
+
+/// `d[j] = s[i]` for each data index pair, elements of `size` bytes (the masked copy of
+/// views that overhang their data; every index was checked against the data).
+fn copy_pairs(
+    s: &[u8],
+    d: &mut [u8],
+    size: usize,
+    pairs: &[(usize, usize)],
+) -> Result<(), LayoutError> {
+    for &(i, j) in pairs {
+        let from = i
+            .checked_mul(size)
+            .and_then(|a| s.get(a..a.checked_add(size)?));
+        let to = j
+            .checked_mul(size)
+            .and_then(|a| a.checked_add(size).map(|b| (a, b)))
+            .and_then(|(a, b)| d.get_mut(a..b));
+        match (from, to) {
+            (Some(from), Some(to)) => to.copy_from_slice(from),
+            _ => {
+                return Err(LayoutError::value(format!(
+                    "copy_if: data index {i} or {j} is past the data ({} and {} elements)",
+                    s.len() / size.max(1),
+                    d.len() / size.max(1)
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `dst[k] = value` for every key: the value is written once through Python (which
 /// converts it to the element type), then its bytes are copied by the Rust DSL's `fill`.
+/// A view that overhangs its data is a `ValueError` naming the sizes.
 fn fill_impl(py: Python<'_>, dst: &PyTensor, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    dst.inside("fill", "destination")?;
     let dd = dst.data(py);
     let first = key_offset(&dst.layout, 0)? as usize;
     dd.set_item(first, value)?;
@@ -906,7 +1067,8 @@ fn wrap_identity(py: Python<'_>, v: PyIdentityTensor) -> PyResult<Bound<'_, PyAn
 /// `((tile modes), (tile counts), untouched modes...)`: the tensor cut into tiles, one
 /// tile per key of mode 1 (CuTe's `zipped_divide`; untouched modes come last). The
 /// tiler is one tile per leading mode, a size (`4` is `4:1`) or a `Layout`. Tiles may
-/// overhang the tensor (the count is a ceiling); the view must then fit the data.
+/// overhang the tensor (the count is a ceiling), and then the data, as in CuTe (see
+/// `local_tile`).
 ///
 /// >>> import numpy as np
 /// >>> t = Tensor(np.arange(64), Layout("(8,8):(1,8)"))
@@ -942,14 +1104,19 @@ pub fn tiled_divide<'py>(
 }
 
 /// Tile number `coord` (one coordinate per tiled mode, or one integer key over the tile
-/// grid) of the tensor cut by `tiler`: CuTe's `local_tile`. A tile that overhangs the
-/// data is a `ValueError`; mask edge tiles with an identity tensor.
+/// grid) of the tensor cut by `tiler`: CuTe's `local_tile`. As in CuTe, an edge tile of
+/// unpadded data keeps the full tile shape and overhangs the data: its elements outside
+/// the data raise `IndexError`, and `copy_if` with the matching tile of an identity
+/// tensor moves only the elements inside.
 ///
 /// >>> import numpy as np
 /// >>> m = Tensor(np.arange(64), Layout("(8,8):(8,1)"))    # row-major
 /// >>> tile = local_tile(m, [4, 4], [1, 0])                # rows 4..8, columns 0..4
 /// >>> tile.layout, int(tile[0]), int(tile[1]), int(tile[4])
 /// (Layout("(4,4):(8,1)"), 32, 40, 33)
+/// >>> edge = local_tile(Tensor(np.arange(35), Layout("(5,7):(7,1)")), [4, 4], [1, 1])
+/// >>> edge.layout, len(edge.data), int(edge[0, 2])        # row 4, columns 4..7
+/// (Layout("(4,4):(7,1)"), 3, 34)
 #[pyfunction]
 pub fn local_tile<'py>(
     t: &Bound<'py, PyAny>,
@@ -1001,7 +1168,8 @@ fn tensor_arg<'a, 'py>(
 /// With the same element type on both sides the Rust DSL moves whole contiguous runs of
 /// bytes (the layouts' `max_common_vector`); two NumPy arrays of different dtypes are
 /// copied by NumPy, converting. Overlapping views of one array copy as if through a
-/// temporary.
+/// temporary. A view that overhangs its data (an edge tile of unpadded data) is a
+/// `ValueError` naming its cosize and the data length: copy it with `copy_if`.
 ///
 /// >>> import numpy as np
 /// >>> a, b = np.arange(32.0), np.zeros(32)
@@ -1018,7 +1186,9 @@ pub fn copy(src: &Bound<'_, PyAny>, dst: &Bound<'_, PyAny>) -> PyResult<()> {
 
 /// `dst[k] = src[k]` for the keys `k` where `pred` holds: an `IdentityTensor` tiled like
 /// the data (its `in_bounds`, the masked copy of an edge tile) or a callable on keys.
-/// Other elements are neither read nor written.
+/// Other elements are neither read nor written, so the tensors may overhang their data
+/// (edge tiles of unpadded data) as long as every kept key lies inside both; a kept key
+/// outside is a `ValueError` naming the key, its offset and the data length.
 ///
 /// >>> import numpy as np
 /// >>> a = np.arange(64.0)             # a 5x7 matrix, column-major, leading dimension 8
@@ -1041,7 +1211,8 @@ pub fn copy_if(
 }
 
 /// `dst[k] = value` for every key, whole contiguous runs at a time (the value is
-/// converted to the element type as `dst.data[i] = value` would).
+/// converted to the element type as `dst.data[i] = value` would). A view that overhangs
+/// its data is a `ValueError` naming its cosize and the data length.
 ///
 /// >>> import numpy as np
 /// >>> a = np.zeros(8, dtype=np.uint8)

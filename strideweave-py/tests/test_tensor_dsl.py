@@ -109,11 +109,14 @@ def test_slicing_with_none_or_colon_keeps_modes_like_cutes_underscore():
 
 
 def test_compose_views_through_a_composed_layout():
-    """WHEN a tensor is composed with a shape THEN the view reads layout(B(k))."""
+    """WHEN a tensor is composed with a shape THEN the view reads layout(B(k));
+    a view past the data is handed out and its outside elements raise IndexError."""
     t = Tensor(np.arange(16), Layout("(4,4):(4,1)"))
     assert [int(x) for x in t.compose(Shape(2, 2))] == [0, 4, 1, 5]
-    with pytest.raises(ValueError, match="data holds 16 elements"):
-        t.compose(Layout("32:1"))                     # padded past the 16 elements
+    long = t.compose(Layout("32:1"))                  # (4,8):(4,1), padded past the 16 elements
+    assert long.layout == Layout("(4,8):(4,1)") and long[15] == 15
+    with pytest.raises(IndexError, match="key 19 .* offset 16, outside the data, which holds 16 elements"):
+        long[19]
 
 
 @st.composite
@@ -170,18 +173,19 @@ def test_local_partition_gives_each_thread_its_elements(m, data):
 
 
 def test_tiling_errors_name_the_problem():
-    """WHEN a tile overhangs the data or a key is outside THEN ValueError names the sizes."""
+    """WHEN a tile or thread is outside the grid or the tiler is wrong THEN the error names it;
+    tiles that overhang unpadded data are views (see the edge-tile tests below)."""
     t = Tensor(np.arange(35), Layout("(5,7):(1,5)"))
-    with pytest.raises(ValueError, match="overhangs"):
-        local_tile(t, [4, 4], [1, 1])
+    assert local_tile(t, [4, 4], [1, 1]).layout == Layout("(4,4):(1,5)")
+    with pytest.raises(ValueError):
+        local_tile(t, [4, 4], [2, 0])                 # the grid is 2x2
     with pytest.raises(ValueError):
         local_partition(t, Layout("(2,2):(1,2)"), 4)
     with pytest.raises(TypeError):
         zipped_divide(t, "4")
     with pytest.raises(TypeError):
         zipped_divide(np.arange(3), [2])
-    with pytest.raises(ValueError, match="cosize 43 but the data holds 35"):
-        zipped_divide(t, [4, 4])
+    assert zipped_divide(t, [4, 4]).layout == Layout("((4,4),(2,2)):((1,5),(4,20))")
     u = Tensor(np.arange(32), Layout("(4,8):(1,4)"))
     assert zipped_divide(u, [4, 4]).layout == u.zipped_divide([Layout("4:1"), Layout("4:1")]).layout
     assert zipped_divide(u, Shape(4, 4)).layout == zipped_divide(u, [4, 4]).layout
@@ -351,3 +355,146 @@ def test_a_copy_plan_is_made_once_and_checks_its_layouts():
     c = np.zeros(64, dtype=np.float32)                 # a dtype conversion: NumPy, same plan check
     plan.copy(Tensor(a, "(4,8):(8,1)"), Tensor(c, "(4,8):(16,1)"))
     assert c[16 + 3] == 11
+
+
+# --- edge tiles of unpadded data (CuTe: views overhang, masks keep accesses inside) -----
+
+
+def unpadded_5x7():
+    a = np.arange(5 * 7, dtype=np.float32)
+    return a, Tensor(a, Layout("(5,7):(7,1)"))
+
+
+def test_an_edge_tile_of_unpadded_data_has_the_full_tile_shape():
+    """WHEN the edge tile of a 5x7 matrix is taken by 4x4 tiles THEN it is CuTe's full 4x4
+    view whose in-data elements read the matrix and whose data holds what is left."""
+    a, m = unpadded_5x7()
+    t = local_tile(m, [4, 4], [1, 1])
+    assert t.layout == Layout("(4,4):(7,1)") and t.size == 16
+    assert len(t.data) == 3 and np.shares_memory(t.data, a)
+    assert [float(t[0, j]) for j in range(3)] == [32.0, 33.0, 34.0]
+    assert t.offsets().tolist()[:2] == [0, 7]
+    assert repr(t).startswith("Tensor((4,4):(7,1), [32.0, --, --, --, 33.0")
+
+
+def test_reading_or_writing_outside_the_data_raises_index_error_naming_key_offset_and_length():
+    """WHEN an element of an overhanging view lies outside the data THEN IndexError names
+    the key, its offset and the data length, and nothing is written."""
+    a, m = unpadded_5x7()
+    t = local_tile(m, [4, 4], [1, 1])
+    with pytest.raises(IndexError, match=r"key \(1, 0\) .* offset 7, outside the data, which holds 3 elements"):
+        t[1, 0]
+    with pytest.raises(IndexError, match="key 5 .* offset 8"):
+        t[5] = 1.0
+    with pytest.raises(IndexError, match="key 1 "):
+        list(t)
+    with pytest.raises(IndexError, match="key 1 "):
+        t.to_numpy()
+    assert a.tolist() == list(range(35))
+
+
+def test_a_view_starting_past_the_end_of_the_data_says_so():
+    """WHEN a slice of an edge tile lies wholly past the data THEN its data is empty and
+    every access names how far past the end the view starts."""
+    _, m = unpadded_5x7()
+    row = local_tile(m, [4, 4], [1, 1])[3, None]       # row 7 of a 5-row matrix
+    assert row.layout == Layout("4:1") and len(row.data) == 0
+    with pytest.raises(IndexError, match="starts 18 elements past its end"):
+        row[0]
+    assert row.offsets().tolist() == [18, 19, 20, 21]
+    assert repr(row) == "Tensor(4:1, [--, --, --, --])"
+    out = np.full(4, -1.0)
+    copy_if(lambda k: False, row, Tensor(out, "4:1"))   # nothing kept: nothing touched
+    assert out.tolist() == [-1.0] * 4
+    with pytest.raises(ValueError, match="key 0 of the source 4:1 is at offset 0, outside its data, which holds 0 elements"):
+        copy_if(lambda k: True, row, Tensor(out, "4:1"))
+
+
+def test_copy_and_fill_of_an_overhanging_view_name_the_sizes():
+    """WHEN copy or fill would touch elements outside the data THEN ValueError names the
+    cosize and the data length, and nothing changes."""
+    a, m = unpadded_5x7()
+    t = local_tile(m, [4, 4], [1, 1])
+    regs = Tensor(np.zeros(16, np.float32), "(4,4):(1,4)")
+    with pytest.raises(ValueError, match=r"source \(4,4\):\(7,1\) has cosize 25 but its data holds 3 elements"):
+        copy(t, regs)
+    with pytest.raises(ValueError, match="destination .* cosize 25 but its data holds 3"):
+        copy(regs, t)
+    with pytest.raises(ValueError, match="fill: .* cosize 25 but its data holds 3"):
+        fill(t, 1)
+    with pytest.raises(ValueError, match="cosize 25"):
+        t[None, None] = 1
+    with pytest.raises(ValueError, match=r"copy_if: key 1 of the source .* offset 7, outside its data, which holds 3"):
+        copy_if(lambda k: k < 2, t, regs)
+    assert a.tolist() == list(range(35))
+    with pytest.raises(ValueError, match="cosize 36 but the data holds 35"):
+        Tensor(a, Layout("(4,9):(9,1)"))              # the constructor still checks
+
+
+def test_a_masked_copy_of_an_unpadded_edge_tile_loads_and_stores_only_the_data():
+    """WHEN copy_if is masked by the matching identity tile THEN the edge tile loads into
+    registers and stores back touching only the in-data elements, for every data kind."""
+    for make in (lambda: np.arange(35, dtype=np.float32), lambda: array.array("f", range(35))):
+        a = make()
+        m = Tensor(a, Layout("(5,7):(7,1)"))
+        coords = local_tile(make_identity_tensor(Shape(5, 7)), [4, 4], [1, 1])
+        regs = np.full(16, -1, np.float32)
+        copy_if(coords, local_tile(m, [4, 4], [1, 1]), Tensor(regs, "(4,4):(1,4)"))
+        assert regs.tolist() == [32, -1, -1, -1, 33, -1, -1, -1, 34] + [-1] * 7
+        copy_if(coords, Tensor(regs * 2, "(4,4):(1,4)"), local_tile(m, [4, 4], [1, 1]))
+        assert list(a) == list(range(32)) + [64, 66, 68]
+    wide = np.zeros(16)                               # float32 -> float64: NumPy converts
+    a = np.arange(35, dtype=np.float32)
+    copy_if(coords, local_tile(Tensor(a, "(5,7):(7,1)"), [4, 4], [1, 1]), Tensor(wide, "(4,4):(1,4)"))
+    assert wide[[0, 4, 8]].tolist() == [32, 33, 34]
+
+
+def test_partitions_of_unpadded_data_mask_like_cute():
+    """WHEN threads partition an unpadded 5x7 matrix THEN each thread's masked copy reads
+    exactly its in-bounds elements."""
+    a, m = unpadded_5x7()
+    threads = Layout("(2,2):(2,1)")
+    ident = make_identity_tensor(Shape(5, 7))
+    for idx in range(4):
+        coords = local_partition(ident, threads, idx)
+        out = np.full(coords.size, -1, np.float32)
+        copy_if(coords, local_partition(m, threads, idx), Tensor(out, Layout(f"{coords.size}:1")))
+        for k in range(coords.size):
+            r, c = coords[k]
+            assert out[k] == (a[r * 7 + c] if coords.in_bounds(k) else -1)
+
+
+@st.composite
+def edge_cases(draw):
+    rows, cols = draw(st.integers(1, 7)), draw(st.integers(1, 7))
+    tile = [draw(st.integers(1, 5)), draw(st.integers(1, 5))]
+    row_major = draw(st.booleans())
+    dtype = draw(st.sampled_from([np.int8, np.float32, np.float64]))
+    return rows, cols, tile, row_major, dtype
+
+
+@given(edge_cases())
+def test_masked_copy_if_of_every_edge_tile_equals_the_numpy_reference(case):
+    """Law: on unpadded data, copy_if(identity tile, data tile, regs) of every tile gives
+    ref[T*a + i, T*b + j] inside the matrix and leaves the rest; storing it back into a
+    zero matrix rebuilds the matrix exactly (no element outside is touched)."""
+    rows, cols, (t0, t1), row_major, dtype = case
+    ref = (np.arange(rows * cols) + 1).astype(dtype).reshape(rows, cols)
+    data = ref.ravel(order="C" if row_major else "F").copy()
+    layout = Layout(Shape(rows, cols), Stride(cols, 1) if row_major else Stride(1, rows))
+    m = Tensor(data, layout)
+    back = np.zeros_like(data)
+    mb = Tensor(back, layout)
+    ident = make_identity_tensor(Shape(rows, cols))
+    for a in range(-(-rows // t0)):
+        for b in range(-(-cols // t1)):
+            coords = local_tile(ident, [t0, t1], [a, b])
+            regs = np.full(t0 * t1, -1, dtype)
+            r = Tensor(regs, Layout(Shape(t0, t1), Stride(1, t0)))
+            copy_if(coords, local_tile(m, [t0, t1], [a, b]), r)
+            expect = np.full((t0, t1), -1, dtype)
+            block = ref[a * t0:(a + 1) * t0, b * t1:(b + 1) * t1]
+            expect[: block.shape[0], : block.shape[1]] = block
+            assert regs.tolist() == expect.ravel(order="F").tolist()
+            copy_if(coords, r, local_tile(mb, [t0, t1], [a, b]))
+    assert back.tolist() == data.tolist()

@@ -390,6 +390,38 @@ fn injective(l: &Layout) -> bool {
 }
 
 /// A small layout: 1 to 4 leaves (some nested), extents 1..=6, strides 0..=24.
+/// Whether `a` is injective once its broadcast (stride-0) leaves are dropped and its last
+/// leaf is extended (composition may run past A's size along the last mode). When it is
+/// not (equal strides, as in `(5,2,1):(0,11,11)`), a decomposition that is wrong by
+/// construction can still evaluate right by coincidence: CuTe's `(2,2):(0,11)` for
+/// `compose((5,2,1):(0,11,11), 4:4)` equals `A(4i)` only because A's last two strides
+/// are equal. The "nothing correct is rejected" laws are about results right by
+/// construction, so they skip such A.
+fn injective_apart_from_broadcast(a: &Layout) -> bool {
+    let all = leaves(a);
+    let Some(&(_, last_d)) = all.last() else {
+        return true;
+    };
+    let mut kept: Vec<(u64, u64)> = all[..all.len() - 1]
+        .iter()
+        .copied()
+        .filter(|&(_, d)| d != 0)
+        .collect();
+    if last_d != 0 {
+        kept.push((64, last_d));
+    }
+    let mut seen = std::collections::HashSet::new();
+    let total: u64 = kept.iter().map(|x| x.0).product();
+    (0..total).all(|mut i| {
+        let mut v = 0;
+        for &(e, d) in &kept {
+            v += (i % e) * d;
+            i /= e;
+        }
+        seen.insert(v)
+    })
+}
+
 fn small_layout() -> impl Strategy<Value = Layout> {
     (
         prop::collection::vec(
@@ -447,7 +479,7 @@ proptest! {
         }
         if let Some(cute) = cute_compose_leaf(&fa, s, d) {
             let cute_fn: Vec<u64> = (0..s).map(|i| eval_pairs(&cute, i)).collect();
-            if cute_fn == truth {
+            if cute_fn == truth && injective_apart_from_broadcast(&a) {
                 let r = ours.map_err(|e| TestCaseError::fail(format!(
                     "compose({a}, {b}) rejected but CuTe's {cute:?} is right: {e}")))?;
                 prop_assert_eq!(leaves(&r), cute, "compose({}, {})", a, b);
@@ -489,7 +521,9 @@ proptest! {
                 }
                 idx
             };
-            if (0..b.size()).all(|i| cute_at(i) == truth[i as usize]) {
+            if (0..b.size()).all(|i| cute_at(i) == truth[i as usize])
+                && injective_apart_from_broadcast(&a)
+            {
                 prop_assert!(ours.is_ok(), "compose({}, {}) rejected but CuTe's result is right: {:?}", a, b, ours);
             }
         }
@@ -813,4 +847,18 @@ fn cute_unit_test_products() {
             "logical_product({a}, {b}) = {r}: mode 1 is not compatible with B"
         );
     }
+}
+
+/// The case that showed the coincidence (found by the release run): CuTe's
+/// `(2,2):(0,11)` for `compose((5,2,1):(0,11,11), 4:4)` matches `A(4i)` only because A's
+/// last two strides are equal. StrideWeave rejects B crossing the extent-5 mode at stride
+/// 4 (neither divides the other), and the law above skips A of this kind.
+#[test]
+fn compose_coincidence_is_skipped_by_the_law_and_rejected() {
+    let a: Layout = "(5,2,1):(0,11,11)".parse().unwrap();
+    assert!(!injective_apart_from_broadcast(&a));
+    assert!(injective_apart_from_broadcast(
+        &"(5,2,1):(0,11,22)".parse().unwrap()
+    ));
+    assert!(a.compose(&Layout::leaf(4, 4).unwrap()).is_err());
 }

@@ -103,6 +103,10 @@ pub struct Plan {
     inputs: [PortRequirement; 1],
     outputs: [PortRequirement; 1],
     kernel: Kernel,
+    /// CastTess, CastUntess and Argmax of a tiled input: the tile-row walk of the tiled
+    /// side (`kernels::cast_tess::rows_of`), built once here: building it costs about
+    /// 76k instructions, 7% of a 1x56x56x64 pack.
+    rows: Option<kernels::cast_tess::Rows>,
 }
 
 fn port_req(spec: &TensorSpec, g: &Geometry) -> PortRequirement {
@@ -345,8 +349,21 @@ pub fn prepare(op: Op, inputs: &[TensorSpec], outputs: &[TensorSpec]) -> Result<
         Kernel::Untess { src, dst } => (*src, Geometry::Strided(*dst)),
         Kernel::Argmax { src, .. } => (*src, output.geometry()?),
     };
+    let rows = match &kernel {
+        Kernel::Tess { src, dst } => kernels::cast_tess::rows_of(dst, &input.dims, src)?,
+        Kernel::Untess { src, dst } if dst.span > 0 => {
+            kernels::cast_tess::rows_of(src, &input.dims, dst)?
+        }
+        // A tiled argmax input is unpacked into its contiguous layout first.
+        Kernel::Argmax { src, .. } if !matches!(src, Geometry::Strided(_)) => {
+            let flat = StridedGeom::contiguous(&input.dims, input.dtype.width())?;
+            kernels::cast_tess::rows_of(src, &input.dims, &flat)?
+        }
+        _ => None,
+    };
     Ok(Plan {
         op,
+        rows,
         inputs: [port_req(input, &gi)],
         outputs: [port_req(output, &go)],
         kernel,
@@ -558,6 +575,7 @@ impl Plan {
                     &exec,
                     &self.inputs[0].spec,
                     src,
+                    &self.rows,
                     s,
                     &self.outputs[0].spec,
                     dst,
@@ -667,13 +685,13 @@ impl Plan {
                 kernels::cast::cast(exec, is.dtype, a, src, os.dtype, b, dst)
             }
             Kernel::Tess { src: a, dst: b } => {
-                kernels::cast_tess::cast_tess(exec, is, a, src, os, b, dst, dispatch)
+                kernels::cast_tess::cast_tess(exec, is, a, &self.rows, src, os, b, dst, dispatch)
             }
             Kernel::Untess { src: a, dst: b } => {
-                kernels::cast_tess::cast_untess(exec, is, a, src, os.dtype, b, dst)
+                kernels::cast_tess::cast_untess(exec, is, a, &self.rows, src, os.dtype, b, dst)
             }
             Kernel::Argmax { src: a, axis } => {
-                kernels::argmax::argmax(exec, is, a, *axis, src, os.dtype, dst)
+                kernels::argmax::argmax(exec, is, a, &self.rows, *axis, src, os.dtype, dst)
             }
         }
     }

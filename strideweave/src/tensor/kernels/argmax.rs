@@ -399,10 +399,12 @@ mod x86 {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn argmax_impl<S: Elem>(
     exec: &Exec,
     spec: &TensorSpec,
     g: &Geometry,
+    rows: &Option<super::cast_tess::Rows>,
     axis: usize,
     src: &[u8],
     out_w: usize,
@@ -419,7 +421,7 @@ fn argmax_impl<S: Elem>(
             let flat = StridedGeom::contiguous(&spec.dims, S::W as u64)?;
             scratch = {
                 let mut b = vec![0u8; flat.span as usize];
-                super::cast_tess::cast_untess(exec, spec, g, src, spec.dtype, &flat, &mut b)?;
+                super::cast_tess::cast_untess(exec, spec, g, rows, src, spec.dtype, &flat, &mut b)?;
                 b
             };
             (flat, &scratch[..])
@@ -434,11 +436,15 @@ fn argmax_impl<S: Elem>(
     Ok(())
 }
 
-/// Runs argmax; `dst` is exactly the contiguous output span.
+/// Runs argmax; `dst` is exactly the contiguous output span. A tiled input is first
+/// unpacked by CastUntess with `rows`, its tile-row walk into the contiguous layout
+/// (prepared by [`super::cast_tess::rows_of`]).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn argmax(
     exec: &Exec,
     spec: &TensorSpec,
     g: &Geometry,
+    rows: &Option<super::cast_tess::Rows>,
     axis: usize,
     src: &[u8],
     out: DType,
@@ -446,9 +452,9 @@ pub(crate) fn argmax(
 ) -> Result<(), TensorError> {
     let w = out.width() as usize;
     match spec.dtype {
-        DType::F32 => argmax_impl::<EF32>(exec, spec, g, axis, src, w, dst),
-        DType::F16 => argmax_impl::<EF16>(exec, spec, g, axis, src, w, dst),
-        DType::BF16 => argmax_impl::<EBF16>(exec, spec, g, axis, src, w, dst),
+        DType::F32 => argmax_impl::<EF32>(exec, spec, g, rows, axis, src, w, dst),
+        DType::F16 => argmax_impl::<EF16>(exec, spec, g, rows, axis, src, w, dst),
+        DType::BF16 => argmax_impl::<EBF16>(exec, spec, g, rows, axis, src, w, dst),
         d => Err(TensorError::new(
             Rule::UnsupportedDType,
             format!("argmax: input dtype {d} is not a float dtype"),

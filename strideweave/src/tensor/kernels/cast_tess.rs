@@ -13,13 +13,14 @@ use std::marker::PhantomData;
 use super::parallel::{for_ranges, for_unit_chunks, split_axis, Exec, SharedOut};
 use super::run::{convert_grid, convert_grid_raw, Fmt, Row, Side};
 use crate::tensor::convert::{dispatch_float_pair, Elem};
-use crate::tensor::dims::{Dims, MAX_RANK};
+use crate::tensor::dims::Dims;
+use crate::tensor::dsl::{TileAt, TileWalk};
 use crate::tensor::dtype::DType;
 use crate::tensor::error::{Rule, TensorError};
 use crate::tensor::placement::{CBlockedGeom, Geometry, StridedGeom, TiledGeom, CBLOCK_LANES};
 use crate::tensor::plan::TileDispatch;
 use crate::tensor::spec::TensorSpec;
-use crate::{Static, StaticLayout, C};
+use crate::{Layout, Shape, Static, StaticLayout, Stride, C};
 
 /// The tile extents `[TD, TH, TW, TC]` of a static tile layout, checked by the compiler.
 ///
@@ -260,10 +261,12 @@ macro_rules! static_tiles {
         )*
 
         /// Runs the static loop of the first built-in shape equal to the plan's tile.
+        #[allow(clippy::too_many_arguments)]
         fn auto_static(
             exec: &Exec,
             is: &TensorSpec,
             a: &StridedGeom,
+            rows: &Option<Rows>,
             src: &[u8],
             os: &TensorSpec,
             g: &Geometry,
@@ -271,7 +274,7 @@ macro_rules! static_tiles {
         ) -> Option<Result<(), TensorError>> {
             $(
                 if check_static::<$name>(g).is_ok() {
-                    return Some(run_static::<$name>(exec, is, a, src, os, g, dst));
+                    return Some(run_static::<$name>(exec, is, a, rows, src, os, g, dst));
                 }
             )*
             None
@@ -311,18 +314,6 @@ pub(crate) fn check_static<L: StaticLayout>(g: &Geometry) -> Result<(), TensorEr
     }
 }
 
-/// Byte offset in the input of the `o`-th combination of `axes` (row-major, last fastest).
-#[inline]
-fn outer_offset(mut o: u64, axes: &[usize], ext: &[u64], stride: &[u64]) -> usize {
-    let mut off = 0u64;
-    for &ax in axes.iter().rev() {
-        let e = ext[ax];
-        off += (o % e) * stride[ax];
-        o /= e;
-    }
-    off as usize
-}
-
 /// The format of a tiled placement's pixel of `slots` channel slots: BF16 byte planes,
 /// or little-endian elements.
 fn tiled_fmt(planes: bool, slots: usize, width: usize) -> Fmt {
@@ -331,17 +322,6 @@ fn tiled_fmt(planes: bool, slots: usize, width: usize) -> Fmt {
     } else {
         Fmt::Elements(width)
     }
-}
-
-/// Splits `i` into digits of the mixed radix `radix` (last digit fastest).
-#[inline]
-fn digits<const N: usize>(mut i: usize, radix: [usize; N]) -> [usize; N] {
-    let mut out = [0; N];
-    for k in (0..N).rev() {
-        out[k] = i % radix[k];
-        i /= radix[k];
-    }
-    out
 }
 
 /// One row of tiles along W (fixed outer index and D, H tile numbers) as seen from the
@@ -353,15 +333,92 @@ struct TileRow {
     base: usize,
     /// Logical pixel rows along D and H in each tile of the row.
     valid: [usize; 2],
+    /// The row's digits `[outer, dt, ht]` (the tile-number radix).
+    digits: [usize; 3],
+}
+
+/// The rows of tiles of a tiled placement as a [`TileWalk`] over the logical shape
+/// `(H, D, (outer axes, last first))` with box tiles `(TH, TD, 1)`, following two
+/// layouts: the strided side's bytes (`strides`, stride 0 for an absent role) and the
+/// storage number of each row's first tile (`row_tiles[i]` tiles per tile step of mode
+/// `i`: H, D, outer, tile strides 0 inside a tile). The walk visits the rows in their
+/// storage order (H tiles fastest, the outer axes row-major), gives each row's first
+/// pixel and first tile by additions, and clips the edge rows' D and H extents to the
+/// shape. The walk is built once, by `prepare` (building it costs about 76k
+/// instructions, 7% of a 1x56x56x64 pack), and is the parallel split's unit: a part
+/// takes a range of rows.
+///
+/// Not walked, on purpose: the tiles inside a row. A row's W tiles (full ones, then a
+/// partial last one) and all its channel tiles are one `convert_grid` call each, which
+/// reads every input pixel once and writes its channel groups to the channel tiles
+/// `n_spatial` tiles apart. Walking them as tiles (`TileWalk::runs` over W and C, as
+/// `examples/mla_pack.rs` does) splits the channel tiles into separate passes over the
+/// input and pixel-clipped edge blocks into zero-fill-then-convert: 1.19x the
+/// instructions on 1x57x55x40 (`benches/RESULTS-tensor-dsl.md`).
+fn row_walk(
+    ext_hd: [u64; 2],
+    tile_hd: [u64; 2],
+    strides_hd: [u64; 2],
+    outer: impl DoubleEndedIterator<Item = (u64, u64)>,
+    row_tiles: [u64; 3],
+) -> Result<TileWalk, TensorError> {
+    let layout_err =
+        |e: &dyn std::fmt::Display| TensorError::new(Rule::Overflow, format!("tile rows: {e}"));
+    let leaf = |n: u64, d: u64| Layout::leaf(n, d).map_err(|e| layout_err(&e));
+    let mut outer_modes = Layout::EMPTY;
+    for (n, d) in outer.rev() {
+        outer_modes = outer_modes
+            .concat(&leaf(n, d)?)
+            .map_err(|e| layout_err(&e))?;
+    }
+    if outer_modes.rank() == 0 {
+        outer_modes = leaf(1, 0)?;
+    }
+    let n_outer = outer_modes.size();
+    let mut input = Layout::EMPTY;
+    let mut tiles = Layout::EMPTY;
+    for i in 0..2 {
+        let ntiles = ext_hd[i].div_ceil(tile_hd[i]);
+        let per_tile = Layout::new(
+            Shape::new((tile_hd[i], ntiles)).map_err(|e| layout_err(&e))?,
+            Stride::new((0, row_tiles[i])).map_err(|e| layout_err(&e))?,
+        )
+        .map_err(|e| layout_err(&e))?;
+        input = input
+            .concat(&leaf(ext_hd[i], strides_hd[i])?)
+            .map_err(|e| layout_err(&e))?;
+        tiles = tiles.append(&per_tile).map_err(|e| layout_err(&e))?;
+    }
+    let input = input.append(&outer_modes).map_err(|e| layout_err(&e))?;
+    let tiles = tiles
+        .append(&leaf(n_outer, row_tiles[2])?)
+        .map_err(|e| layout_err(&e))?;
+    TileWalk::new(
+        &input.shape(),
+        &[tile_hd[0], tile_hd[1], 1],
+        &[&input, &tiles],
+    )
+    .map_err(|e| layout_err(&e))
+}
+
+/// A row of tiles of a [`row_walk`].
+#[inline(always)]
+fn tile_row(t: &TileAt) -> TileRow {
+    let (c, e) = (t.coord(), t.extents());
+    TileRow {
+        idx0: t.origin(1) as usize,
+        base: t.origin(0) as usize,
+        valid: [e[1] as usize, e[0] as usize],
+        digits: [c[2] as usize, c[1] as usize, c[0] as usize],
+    }
 }
 
 /// Rows of tiles of an MlaTiled placement: number `r` counts `(outer, dt, ht)`, and
 /// the tiles of a row (W tiles, then channel tiles `n_spatial` apart) are converted
 /// together: full W tiles in one grid, a partial last one in another.
-struct TileRows<'a> {
-    g: &'a TiledGeom,
-    dims: &'a Dims,
-    outer_stride: &'a [u64],
+#[derive(Debug, Clone)]
+pub(crate) struct TileRows {
+    walk: TileWalk,
     /// Strided-side byte strides of D, H, W, C (0 for an absent role).
     s: [usize; 4],
     tile: [usize; 4],
@@ -372,45 +429,49 @@ struct TileRows<'a> {
     last_w: usize,
 }
 
-impl<'a> TileRows<'a> {
-    fn new<T: TileDims>(t: T, g: &'a TiledGeom, dims: &'a Dims, b: &'a StridedGeom) -> Self {
+impl TileRows {
+    fn new(g: &TiledGeom, dims: &Dims, b: &StridedGeom) -> Result<Self, TensorError> {
         let nt = g.ntiles.map(|x| x as usize);
-        let tile = [t.td(), t.th(), t.tw(), t.tc()];
+        let tile = g.tile.map(|x| x as usize);
         let w = g.ext[2] as usize;
-        TileRows {
-            g,
-            dims,
-            outer_stride: &b.stride[..MAX_RANK],
-            s: g.role_axis.map(|r| r.map_or(0, |ax| b.stride[ax] as usize)),
+        let s = g.role_axis.map(|r| r.map_or(0, |ax| b.stride[ax] as usize));
+        let outer = g.outer_axes[..g.n_outer_axes]
+            .iter()
+            .map(|&ax| (dims.extents()[ax], b.stride[ax]));
+        let row_tiles = [
+            g.ntiles[2],
+            g.ntiles[1] * g.ntiles[2],
+            g.ntiles.iter().product(),
+        ];
+        Ok(TileRows {
+            walk: row_walk(
+                [g.ext[1], g.ext[0]],
+                [g.tile[1], g.tile[0]],
+                [s[1] as u64, s[0] as u64],
+                outer,
+                row_tiles,
+            )?,
+            s,
             tile,
             nt,
             n_spatial: nt[0] * nt[1] * nt[2],
             full_w: w / tile[2],
             last_w: w % tile[2],
-        }
+        })
     }
 
     /// Rows of tiles in all outer indices.
     fn count(&self) -> usize {
-        self.g.n_outer as usize * self.nt[0] * self.nt[1]
+        self.walk.count() as usize
     }
 
-    /// The row's digits `[outer, dt, ht]`.
-    fn digits(&self, r: usize) -> [usize; 3] {
-        digits(r, [usize::MAX, self.nt[0], self.nt[1]])
-    }
-
-    fn get(&self, r: usize) -> TileRow {
-        let [o, dt, ht] = self.digits(r);
-        let ext = self.g.ext.map(|x| x as usize);
-        let first = [dt * self.tile[0], ht * self.tile[1]];
-        let outer_axes = &self.g.outer_axes[..self.g.n_outer_axes];
-        let off_o = outer_offset(o as u64, outer_axes, self.dims.extents(), self.outer_stride);
-        TileRow {
-            idx0: ((o * self.nt[3] * self.nt[0] + dt) * self.nt[1] + ht) * self.nt[2],
-            base: off_o + first[0] * self.s[0] + first[1] * self.s[1],
-            valid: [0, 1].map(|i| self.tile[i].min(ext[i] - first[i])),
-        }
+    /// The rows `range` (in storage order).
+    fn rows(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = TileRow> + '_ {
+        self.walk
+            .iter()
+            .skip(range.start)
+            .take(range.len())
+            .map(|t| tile_row(&t))
     }
 
     /// The (up to two) grids of a row: `(W tiles, pixels per tile, first W tile)`.
@@ -446,15 +507,10 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     exec: &Exec,
     t: T,
     g: &TiledGeom,
-    dims: &Dims,
-    a: &StridedGeom,
+    rows: &TileRows,
     src: &[u8],
     dst: &mut [u8],
 ) {
-    if g.span == 0 {
-        return;
-    }
-    let rows = TileRows::new(t, g, dims, a);
     let s = rows.s;
     let (tile_bytes, tile_raw) = (g.tile_bytes as usize, g.tile_raw as usize);
     let tc = t.tc();
@@ -472,15 +528,14 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     };
     let out = SharedOut::new(dst);
     for_ranges(exec, rows.count(), |range| {
-        for r in range {
-            let tr = rows.get(r);
+        for tr in rows.rows(range) {
             let full_rows = tr.valid == [rows.tile[0], rows.tile[1]];
             for ct in 0..rows.nt[3] {
                 for wt in 0..rows.nt[2] {
                     let partial = !full_rows || wt >= rows.full_w;
                     if tile_bytes > tile_raw || partial {
                         let idx = tr.idx0 + ct * rows.n_spatial + wt;
-                        // SAFETY: tile `idx` belongs to row `r` only, and each row is in
+                        // SAFETY: tile `idx` belongs to this row only, and each row is in
                         // exactly one range: no other live access touches it.
                         let tile = unsafe { out.range(idx * tile_bytes, tile_bytes) };
                         let (body, gap) = tile.split_at_mut(tile_raw);
@@ -513,7 +568,7 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
                 ];
                 let start = (tr.idx0 + wt0) * tile_bytes;
                 let input = &src[tr.base + wt0 * rows.tile[2] * s[2]..];
-                // SAFETY: the grid writes only inside the tiles of row `r` (W tiles from
+                // SAFETY: the grid writes only inside the tiles of this row (W tiles from
                 // wt0, channel tiles n_spatial apart), which no other part touches, and
                 // no slice of them is alive here; `start` is a tile start in the buffer.
                 unsafe {
@@ -533,19 +588,40 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     });
 }
 
-/// Rows of MlaCBlocked tiles: `(outer, ht)`, input offset of the row's first pixel and
-/// its valid H rows; W tiles `(full, pixels of a partial last one)`.
-fn cblocked_row(g: &CBlockedGeom, dims: &Dims, a: &StridedGeom, r: usize) -> (usize, usize) {
-    let [o, ht] = digits(r, [usize::MAX, g.n_th as usize]);
-    let rank = g.rank;
-    let outer_axes: [usize; MAX_RANK] = [0, 1, 2, 3, 4, 5];
-    let off_o = outer_offset(o as u64, &outer_axes[..rank - 3], dims.extents(), &a.stride);
-    let th = g.tile_h as usize;
-    let h0 = ht * th;
-    (
-        off_o + h0 * a.stride[rank - 3] as usize,
-        th.min(g.h as usize - h0),
+/// The rows of MlaCBlocked tiles `(outer, ht)` as a [`row_walk`] (no D role): each
+/// row's first input pixel, first tile number and valid H rows.
+fn cblocked_rows(g: &CBlockedGeom, dims: &Dims, a: &StridedGeom) -> Result<TileWalk, TensorError> {
+    let r = g.rank;
+    let outer = (0..r - 3).map(|ax| (dims.extents()[ax], a.stride[ax]));
+    let row_tiles = [g.n_tw, g.n_th * g.n_tw, g.n_th * g.n_tw];
+    row_walk(
+        [g.h, 1],
+        [g.tile_h, 1],
+        [a.stride[r - 3], 0],
+        outer,
+        row_tiles,
     )
+}
+
+/// The row walk of a tiled placement, prepared with the plan.
+#[derive(Debug, Clone)]
+pub(crate) enum Rows {
+    Tiled(TileRows),
+    CBlocked(TileWalk),
+}
+
+/// The row walk of the tiled geometry `g` whose strided side is `b` (`None` when `g` is
+/// strided or holds no element).
+pub(crate) fn rows_of(
+    g: &Geometry,
+    dims: &Dims,
+    b: &StridedGeom,
+) -> Result<Option<Rows>, TensorError> {
+    Ok(match g {
+        Geometry::Tiled(tg) if tg.span > 0 => Some(Rows::Tiled(TileRows::new(tg, dims, b)?)),
+        Geometry::CBlocked(cg) if cg.span > 0 => Some(Rows::CBlocked(cblocked_rows(cg, dims, b)?)),
+        _ => None,
+    })
 }
 
 /// The W runs of an MlaCBlocked row: `(W tiles, pixels per tile, first W tile)`.
@@ -561,14 +637,11 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
     exec: &Exec,
     t: T,
     g: &CBlockedGeom,
-    dims: &Dims,
+    rows: &TileWalk,
     a: &StridedGeom,
     src: &[u8],
     dst: &mut [u8],
 ) {
-    if g.span == 0 {
-        return;
-    }
     const L: usize = CBLOCK_LANES as usize;
     let r = g.rank;
     let (sh, sw, sc) = (
@@ -593,12 +666,9 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
     let full_w = g.w as usize / tw;
     let nrows = dst.len() / (tile_bytes * n_tw);
     for_unit_chunks(exec, dst, tile_bytes * n_tw, nrows, |first, n, chunk| {
-        for (i, row_bytes) in chunk
-            .chunks_exact_mut(tile_bytes * n_tw)
-            .take(n)
-            .enumerate()
-        {
-            let (base, vh) = cblocked_row(g, dims, a, first + i);
+        let walked = rows.iter().skip(first).take(n);
+        for (tr, row_bytes) in walked.zip(chunk.chunks_exact_mut(tile_bytes * n_tw)) {
+            let (base, vh) = (tr.origin(0) as usize, tr.extents()[0] as usize);
             for (wt, tile) in row_bytes.chunks_exact_mut(tile_bytes).enumerate() {
                 let (body, gap) = tile.split_at_mut(tile_raw);
                 gap.fill(0);
@@ -629,24 +699,30 @@ fn pack<T: TileDims, S: Elem, D: Elem>(
     exec: &Exec,
     t: T,
     g: &Geometry,
-    dims: &Dims,
+    rows: &Option<Rows>,
     a: &StridedGeom,
     src: &[u8],
     dst: &mut [u8],
 ) {
-    match g {
-        Geometry::Tiled(tg) => pack_tiled::<T, S, D>(exec, t, tg, dims, a, src, dst),
-        Geometry::CBlocked(cg) => pack_cblocked::<T, S, D>(exec, t, cg, dims, a, src, dst),
-        // Admission guarantees a tiled output; a strided one has nothing to pack.
-        Geometry::Strided(_) => {}
+    match (g, rows) {
+        (Geometry::Tiled(tg), Some(Rows::Tiled(r))) => {
+            pack_tiled::<T, S, D>(exec, t, tg, r, src, dst)
+        }
+        (Geometry::CBlocked(cg), Some(Rows::CBlocked(r))) => {
+            pack_cblocked::<T, S, D>(exec, t, cg, r, a, src, dst)
+        }
+        // Admission guarantees a tiled output; a strided or empty one has nothing to pack.
+        _ => {}
     }
 }
 
 /// Runs CastTess with the static tile layout `L` (callers checked `check_static::<L>`).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run_static<L: StaticLayout>(
     exec: &Exec,
     is: &TensorSpec,
     a: &StridedGeom,
+    rows: &Option<Rows>,
     src: &[u8],
     os: &TensorSpec,
     g: &Geometry,
@@ -656,7 +732,7 @@ pub(crate) fn run_static<L: StaticLayout>(
     dispatch_float_pair!(
         is.dtype,
         os.dtype,
-        pack::<StaticTile<L>>(exec, t, g, &is.dims, a, src, dst)
+        pack::<StaticTile<L>>(exec, t, g, rows, a, src, dst)
     )
 }
 
@@ -667,6 +743,7 @@ pub(crate) fn cast_tess(
     exec: &Exec,
     is: &TensorSpec,
     a: &StridedGeom,
+    rows: &Option<Rows>,
     src: &[u8],
     os: &TensorSpec,
     g: &Geometry,
@@ -674,7 +751,7 @@ pub(crate) fn cast_tess(
     dispatch: TileDispatch,
 ) -> Result<(), TensorError> {
     if dispatch == TileDispatch::Auto {
-        if let Some(r) = auto_static(exec, is, a, src, os, g, dst) {
+        if let Some(r) = auto_static(exec, is, a, rows, src, os, g, dst) {
             return r;
         }
     }
@@ -688,7 +765,7 @@ pub(crate) fn cast_tess(
     dispatch_float_pair!(
         is.dtype,
         os.dtype,
-        pack::<RuntimeTile>(exec, t, g, &is.dims, a, src, dst)
+        pack::<RuntimeTile>(exec, t, g, rows, a, src, dst)
     )
 }
 
@@ -738,6 +815,7 @@ fn untess_tiled<S: Elem, D: Elem>(
     exec: &Exec,
     dims: &Dims,
     g: &TiledGeom,
+    rows: &TileRows,
     src: &[u8],
     b: &StridedGeom,
     dst: &mut [u8],
@@ -745,7 +823,6 @@ fn untess_tiled<S: Elem, D: Elem>(
     let t = RuntimeTile {
         dhwc: g.tile.map(|x| x as usize),
     };
-    let rows = TileRows::new(t, g, dims, b);
     let s = rows.s;
     let tc = t.tc();
     let tile_bytes = g.tile_bytes as usize;
@@ -776,12 +853,11 @@ fn untess_tiled<S: Elem, D: Elem>(
         }
     };
     untess_parts(exec, b, dst, digit_of, |part, chunk| {
-        for r in 0..rows.count() {
-            let dg = rows.digits(r);
+        for tr in rows.rows(0..rows.count()) {
+            let dg = tr.digits;
             if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
                 continue;
             }
-            let tr = rows.get(r);
             for (n_w, npix, wt0) in rows.w_runs() {
                 if n_w == 0 {
                     continue;
@@ -818,6 +894,7 @@ fn untess_cblocked<S: Elem, D: Elem>(
     exec: &Exec,
     dims: &Dims,
     g: &CBlockedGeom,
+    rows: &TileWalk,
     src: &[u8],
     b: &StridedGeom,
     dst: &mut [u8],
@@ -841,12 +918,11 @@ fn untess_cblocked<S: Elem, D: Elem>(
         fmt: Fmt::Elements(sc),
     };
     let tile_bytes = g.tile_bytes as usize;
-    let n_tw = g.n_tw as usize;
-    let nrows = g.n_outer as usize * g.n_th as usize;
     let only_outer = only_long_axis(0..r - 3, dims);
+    // Digits of a row of tiles: [outer, dt (always 0), ht].
     let digit_of = |ax: usize| {
         if ax == r - 3 {
-            Some((1, th, g.n_th as usize))
+            Some((2, th, g.n_th as usize))
         } else if only_outer == Some(ax) {
             Some((0, 1, g.n_outer as usize))
         } else {
@@ -854,12 +930,12 @@ fn untess_cblocked<S: Elem, D: Elem>(
         }
     };
     untess_parts(exec, b, dst, digit_of, |part, chunk| {
-        for row_no in 0..nrows {
-            let dg = digits(row_no, [usize::MAX, g.n_th as usize]);
+        for tr in rows.iter().map(|t| tile_row(&t)) {
+            let dg = tr.digits;
             if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
                 continue;
             }
-            let (base, vh) = cblocked_row(g, dims, b, row_no);
+            let (base, vh) = (tr.base, tr.valid[1]);
             for (n_w, npix, wt0) in cblocked_w_runs(g) {
                 if n_w == 0 {
                     continue;
@@ -875,7 +951,7 @@ fn untess_cblocked<S: Elem, D: Elem>(
                     (1, 0, 0),
                     (vh, tw * L * S::W, sh),
                 ];
-                let tile = &src[(row_no * n_tw + wt0) * tile_bytes..];
+                let tile = &src[(tr.idx0 + wt0) * tile_bytes..];
                 let out = &mut chunk[base + wt0 * tw * sw - part.origin..];
                 convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
             }
@@ -887,30 +963,38 @@ fn untess_impl<S: Elem, D: Elem>(
     exec: &Exec,
     dims: &Dims,
     g: &Geometry,
+    rows: &Option<Rows>,
     src: &[u8],
     b: &StridedGeom,
     dst: &mut [u8],
 ) {
-    if b.span == 0 || g.span() == 0 {
-        return;
-    }
-    match g {
-        Geometry::Tiled(tg) => untess_tiled::<S, D>(exec, dims, tg, src, b, dst),
-        Geometry::CBlocked(cg) => untess_cblocked::<S, D>(exec, dims, cg, src, b, dst),
-        // Admission guarantees a tiled input.
-        Geometry::Strided(_) => {}
+    match (g, rows) {
+        (Geometry::Tiled(tg), Some(Rows::Tiled(r))) => {
+            untess_tiled::<S, D>(exec, dims, tg, r, src, b, dst)
+        }
+        (Geometry::CBlocked(cg), Some(Rows::CBlocked(r))) => {
+            untess_cblocked::<S, D>(exec, dims, cg, r, src, b, dst)
+        }
+        // Admission guarantees a tiled input; an empty one has nothing to convert.
+        _ => {}
     }
 }
 
 /// CastUntess: tiled input to contiguous/strided output (padding never read).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn cast_untess(
     exec: &Exec,
     is: &TensorSpec,
     g: &Geometry,
+    rows: &Option<Rows>,
     src: &[u8],
     to: DType,
     b: &StridedGeom,
     dst: &mut [u8],
 ) -> Result<(), TensorError> {
-    dispatch_float_pair!(is.dtype, to, untess_impl(exec, &is.dims, g, src, b, dst))
+    dispatch_float_pair!(
+        is.dtype,
+        to,
+        untess_impl(exec, &is.dims, g, rows, src, b, dst)
+    )
 }

@@ -49,12 +49,29 @@ impl RawOutput {
     }
 }
 
+/// A port of a plan, named in binding errors (`input 0`, `output 1`); formatted only
+/// when an error is built, so a successful check allocates nothing.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Port {
+    Input(usize),
+    Output(usize),
+}
+
+impl std::fmt::Display for Port {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Port::Input(i) => write!(f, "input {i}"),
+            Port::Output(i) => write!(f, "output {i}"),
+        }
+    }
+}
+
 /// Checks one binding against its port: address overflow, capacity, null and
 /// alignment of non-empty buffers. Returns the bounding span `[addr, addr + required)`,
 /// which is then known not to wrap, to be non-null when non-empty, and to be at most
 /// `isize::MAX` bytes long.
 pub(crate) fn check_binding(
-    port: &str,
+    port: Port,
     req: &PortRequirement,
     addr: usize,
     capacity: usize,
@@ -110,7 +127,7 @@ pub(crate) fn check_binding(
 pub(crate) fn check_disjoint(
     input: (usize, usize),
     output: (usize, usize),
-    names: (&str, &str),
+    names: (Port, Port),
 ) -> Result<(), TensorError> {
     let (a, la) = input;
     let (b, lb) = output;

@@ -1,7 +1,7 @@
 //! Admission (`prepare`) and plans: per port required bytes and alignment, and running
 //! a plan on bindings with every check done before any output byte is written.
 
-use super::binding::{check_binding, check_disjoint, RawInput, RawOutput};
+use super::binding::{check_binding, check_disjoint, Port, RawInput, RawOutput};
 use super::convert::ConvertPath;
 use super::dims::Dims;
 use super::dtype::DType;
@@ -468,10 +468,10 @@ impl Plan {
     fn check_safe(&self, inputs: &[&[u8]], outputs: &[&mut [u8]]) -> Result<(), TensorError> {
         self.check_counts(inputs.len(), outputs.len())?;
         for (i, (b, r)) in inputs.iter().zip(&self.inputs).enumerate() {
-            check_binding(&format!("input {i}"), r, b.as_ptr() as usize, b.len())?;
+            check_binding(Port::Input(i), r, b.as_ptr() as usize, b.len())?;
         }
         for (i, (b, r)) in outputs.iter().zip(&self.outputs).enumerate() {
-            check_binding(&format!("output {i}"), r, b.as_ptr() as usize, b.len())?;
+            check_binding(Port::Output(i), r, b.as_ptr() as usize, b.len())?;
         }
         Ok(())
     }
@@ -623,7 +623,7 @@ impl Plan {
         let mut ispans = Vec::with_capacity(inputs.len());
         for (i, (b, r)) in inputs.iter().zip(&self.inputs).enumerate() {
             ispans.push(check_binding(
-                &format!("input {i}"),
+                Port::Input(i),
                 r,
                 b.ptr as usize,
                 b.capacity,
@@ -632,7 +632,7 @@ impl Plan {
         let mut ospans = Vec::with_capacity(outputs.len());
         for (i, (b, r)) in outputs.iter().zip(&self.outputs).enumerate() {
             ospans.push(check_binding(
-                &format!("output {i}"),
+                Port::Output(i),
                 r,
                 b.ptr as usize,
                 b.capacity,
@@ -640,7 +640,7 @@ impl Plan {
         }
         for (i, a) in ispans.iter().enumerate() {
             for (o, b) in ospans.iter().enumerate() {
-                check_disjoint(*a, *b, (&format!("input {i}"), &format!("output {o}")))?;
+                check_disjoint(*a, *b, (Port::Input(i), Port::Output(o)))?;
             }
         }
         let il = ispans[0].1;

@@ -273,7 +273,7 @@ macro_rules! static_tiles {
             dst: &mut [u8],
         ) -> Option<Result<(), TensorError>> {
             $(
-                if check_static::<$name>(g).is_ok() {
+                if is_static_tile::<$name>(g) {
                     return Some(run_static::<$name>(exec, is, a, rows, src, os, g, dst));
                 }
             )*
@@ -297,6 +297,12 @@ fn tile_of(g: &Geometry) -> Option<[u64; 4]> {
         Geometry::CBlocked(c) => Some([1, c.tile_h, c.tile_w, CBLOCK_LANES]),
         Geometry::Strided(_) => None,
     }
+}
+
+/// Whether the static tile layout `L` is the tile of the tiled geometry `g` (no
+/// allocation: `auto_static` asks this of every built-in tile on every run).
+fn is_static_tile<L: StaticLayout>(g: &Geometry) -> bool {
+    tile_of(g) == Some(StaticTile::<L>::DHWC.map(|x| x as u64))
 }
 
 /// Checks that the static tile layout `L` is the tile of the tiled geometry `g`.

@@ -11,7 +11,7 @@
 use std::marker::PhantomData;
 
 use super::parallel::{for_ranges, for_unit_chunks, split_axis, Exec, SharedOut};
-use super::run::{convert_grid, convert_grid_raw, Fmt, Row, Side};
+use super::run::{convert_grid, convert_grid_raw, zero, Fmt, Row, Side};
 use crate::tensor::convert::{dispatch_float_pair, Elem};
 use crate::tensor::dims::Dims;
 use crate::tensor::dsl::{TileAt, TileWalk};
@@ -498,9 +498,9 @@ fn zero_missing_pixels(body: &mut [u8], tile: [usize; 4], valid: [usize; 2], vw:
     for (i, r) in body.chunks_exact_mut(row).enumerate() {
         let (d, h) = (i / tile[1], i % tile[1]);
         if d < valid[0] && h < valid[1] {
-            r[vw * pix..].fill(0);
+            zero(&mut r[vw * pix..]);
         } else {
-            r.fill(0);
+            zero(r);
         }
     }
 }
@@ -545,7 +545,7 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
                         // exactly one range: no other live access touches it.
                         let tile = unsafe { out.range(idx * tile_bytes, tile_bytes) };
                         let (body, gap) = tile.split_at_mut(tile_raw);
-                        gap.fill(0);
+                        zero(gap);
                         if partial {
                             let vw = if wt < rows.full_w {
                                 rows.tile[2]
@@ -677,9 +677,9 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
             let (base, vh) = (tr.origin(0) as usize, tr.extents()[0] as usize);
             for (wt, tile) in row_bytes.chunks_exact_mut(tile_bytes).enumerate() {
                 let (body, gap) = tile.split_at_mut(tile_raw);
-                gap.fill(0);
+                zero(gap);
                 if vh < th || wt >= full_w {
-                    body.fill(0);
+                    zero(body);
                 }
             }
             for (n_w, npix, wt0) in cblocked_w_runs(g) {

@@ -419,3 +419,44 @@ fn an_unavailable_path_is_rejected_before_writing() {
         assert!(out.as_slice().iter().all(|&b| b == 3));
     }
 }
+
+/// Cast between padded strided views of rank 1 to 6: the coalesced view's innermost axis
+/// is a run, the next one its pixels, up to three more one grid, and the rest an outer
+/// loop; every split of those levels gives the oracle's bytes on every path.
+#[test]
+fn strided_casts_of_every_rank_match_the_oracle() {
+    let shapes: [&[u64]; 7] = [
+        &[5],
+        &[3, 7],
+        &[2, 3, 17],
+        &[2, 3, 4, 40],
+        &[2, 2, 3, 4, 3],
+        &[2, 1, 3, 2, 3, 9],
+        &[3, 2, 2, 2, 2, 2],
+    ];
+    for (k, dims) in shapes.iter().enumerate() {
+        let d: Vec<String> = dims.iter().map(u64::to_string).collect();
+        let d = d.join(",");
+        for (a, b) in [("f32", "bf16"), ("bf16", "f32"), ("f16", "f16")] {
+            let (wa, wb) = (
+                if a == "f32" { 4 } else { 2 },
+                if b == "f32" { 4 } else { 2 },
+            );
+            for (ka, kb, pad) in [
+                (1, 0, [1, 0, 2, 1]),
+                (0, 1, [0, 3, 1, 0]),
+                (1, 1, [2, 1, 0, 3]),
+            ] {
+                let from = spec(&format!(
+                    "{a}[{d}] {}",
+                    placement(dims, wa, ka, [0; 4], pad)
+                ));
+                let to = spec(&format!(
+                    "{b}[{d}] {}",
+                    placement(dims, wb, kb, [0; 4], pad)
+                ));
+                check_all_paths(&from, &to, k as u64);
+            }
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //! Only the bytes of logical elements are written; gaps between rows stay unchanged.
 
 use super::parallel::{for_unit_chunks, split_axis, Exec};
-use super::run::{convert_row, Row, Side};
+use super::run::{convert_grid, convert_row, Fmt, Row, Side, ONE_ROW};
 use crate::tensor::convert::{dispatch_float_pair, Elem};
 use crate::tensor::dims::MAX_RANK;
 use crate::tensor::dtype::DType;
@@ -108,7 +108,10 @@ fn cast_impl<S: Elem, D: Elem>(
     }
 }
 
-/// The single-threaded cast: one conversion run per row of the coalesced view.
+/// The single-threaded cast over the coalesced view: the innermost axis is a run, the
+/// next one the run's pixels, up to three more the grid of one `convert_grid` call, and
+/// any others are looped here. A call per run cost about 40 ns, 27x the contiguous Cast
+/// for `f32[1,57,55,40]` into pixels padded to 48 channels (3135 runs of 40 elements).
 fn cast_rows<S: Elem, D: Elem>(
     exec: &Exec,
     a: &StridedGeom,
@@ -117,21 +120,47 @@ fn cast_rows<S: Elem, D: Elem>(
     dst: &mut [u8],
 ) {
     let c = coalesce(a, b);
-    let (n, sa, sb) = if c.rank == 0 {
-        (1, S::W, D::W)
-    } else {
-        (c.ext[c.rank - 1], c.sa[c.rank - 1], c.sb[c.rank - 1])
+    if c.rank == 0 {
+        let row = Row::run(1);
+        convert_row::<S, D>(exec.path, src, Side::run(S::W), dst, Side::run(D::W), row);
+        return;
+    }
+    let r = c.rank;
+    let (n, sa, sb) = (c.ext[r - 1], c.sa[r - 1], c.sb[r - 1]);
+    let side = |pixel: usize, stride: usize| Side {
+        pixel,
+        group: 0,
+        fmt: Fmt::Elements(stride),
     };
-    let row = Row::run(n);
-    for_each_row(&c, |oa, ob| {
-        convert_row::<S, D>(
-            exec.path,
-            &src[oa..],
-            Side::run(sa),
-            &mut dst[ob..],
-            Side::run(sb),
-            row,
-        );
+    let (row, s, d, inner) = if r >= 2 {
+        let row = Row {
+            npix: c.ext[r - 2],
+            valid: n,
+            slots: n,
+            pad: false,
+        };
+        (row, side(c.sa[r - 2], sa), side(c.sb[r - 2], sb), 2)
+    } else {
+        (Row::run(n), Side::run(sa), Side::run(sb), 1)
+    };
+    let ng = (r - inner).min(3);
+    let mut grid = ONE_ROW;
+    let mut outer = Coalesced {
+        rank: r - inner - ng + 1,
+        ext: [1; MAX_RANK],
+        sa: [0; MAX_RANK],
+        sb: [0; MAX_RANK],
+    };
+    for ax in 0..r - inner {
+        if ax + ng + inner >= r {
+            // One of the (up to three) axes just above the row: a grid level.
+            grid[3 - (r - inner - ax)] = (c.ext[ax], c.sa[ax], c.sb[ax]);
+        } else {
+            (outer.ext[ax], outer.sa[ax], outer.sb[ax]) = (c.ext[ax], c.sa[ax], c.sb[ax]);
+        }
+    }
+    for_each_row(&outer, |oa, ob| {
+        convert_grid::<S, D>(exec.path, &src[oa..], s, &mut dst[ob..], d, row, grid);
     });
 }
 

@@ -195,3 +195,40 @@ fn argmax_long_rows_and_many_columns_on_every_path() {
     check(&spec("f32[2,900]"), 1, &picks, "i32");
     check(&spec("f32[900,2]"), 0, &picks, "i32");
 }
+
+/// Very short rows (1 to 6 elements) reduced along the last axis: sixteen rows at a time
+/// by gathers, including the last sixteen rows of a 16-bit buffer (whose 4-byte reads
+/// would pass its end, so they take the row loop), padded strided rows and outer axes
+/// that end mid-batch, with ties, signed zeros and NaNs.
+#[test]
+fn argmax_short_rows_sixteen_at_a_time_on_every_path() {
+    let picks: Vec<u8> = (0..211u32).map(|i| ((i * 5 + i / 7) % 10) as u8).collect();
+    for d in ["f32", "f16", "bf16"] {
+        let w = if d == "f32" { 4 } else { 2 };
+        for n in 1..=6u64 {
+            for dims in [vec![32, n], vec![37, n], vec![3, 19, n]] {
+                let list: Vec<String> = dims.iter().map(u64::to_string).collect();
+                let axis = dims.len() - 1;
+                check(
+                    &spec(&format!("{d}[{}]", list.join(","))),
+                    axis,
+                    &picks,
+                    "i64",
+                );
+                let mut st = vec![0u64; dims.len()];
+                let mut acc = w;
+                for ax in (0..dims.len()).rev() {
+                    st[ax] = acc;
+                    acc *= dims[ax] + 1;
+                }
+                let st: Vec<String> = st.iter().map(u64::to_string).collect();
+                let s = spec(&format!(
+                    "{d}[{}] strided({})",
+                    list.join(","),
+                    st.join(",")
+                ));
+                check(&s, axis, &picks, "i32");
+            }
+        }
+    }
+}

@@ -230,7 +230,7 @@ fn rows16_vector<S: Elem>(
         .checked_mul(r.stride)
         .and_then(|x| x.checked_add(15usize.checked_mul(rs)?))
         .and_then(|x| x.checked_add(base + 4));
-    if !end.is_some_and(|e| e <= src.len())
+    if end.is_none_or(|e| e > src.len())
         || 15 * rs > i32::MAX as usize
         || r.n - 1 > i32::MAX as usize
         || out.len() < 16 * out_w

@@ -11,7 +11,7 @@
 use std::marker::PhantomData;
 
 use super::parallel::{for_ranges, for_unit_chunks, split_axis, Exec, SharedOut};
-use super::run::{convert_grid, convert_grid_raw, zero, Fmt, Row, Side};
+use super::run::{convert_grid, convert_grid_raw, zero, zero_strided, Fmt, Row, Side};
 use crate::tensor::convert::{dispatch_float_pair, Elem};
 use crate::tensor::dims::Dims;
 use crate::tensor::dsl::{TileAt, TileWalk};
@@ -536,24 +536,39 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     for_ranges(exec, rows.count(), |range| {
         for tr in rows.rows(range) {
             let full_rows = tr.valid == [rows.tile[0], rows.tile[1]];
-            for ct in 0..rows.nt[3] {
-                for wt in 0..rows.nt[2] {
-                    let partial = !full_rows || wt >= rows.full_w;
-                    if tile_bytes > tile_raw || partial {
+            // Alignment gaps: the row's W tiles of one channel tile are consecutive (and
+            // so are all its tiles when the row is the only one of its outer index), so
+            // each run of tiles is one strided zeroing; a 1-D tensor in 16-slot tiles
+            // aligned to 64 has one row of 6250 tiles.
+            let gap = tile_bytes - tile_raw;
+            if gap > 0 {
+                let (runs, per_run) = if rows.n_spatial == rows.nt[2] {
+                    (1, rows.nt[3] * rows.nt[2])
+                } else {
+                    (rows.nt[3], rows.nt[2])
+                };
+                for ct in 0..runs {
+                    let first = (tr.idx0 + ct * rows.n_spatial) * tile_bytes;
+                    // SAFETY: these tiles belong to this row only, and each row is in
+                    // exactly one range: no other live access touches them.
+                    let run = unsafe { out.range(first, per_run * tile_bytes) };
+                    zero_strided(&mut run[tile_raw..], per_run, tile_bytes, gap);
+                }
+            }
+            // Tiles with missing pixels: all in an edge row, else the partial last W tile.
+            if !full_rows || rows.last_w > 0 {
+                let first_w = if full_rows { rows.full_w } else { 0 };
+                for ct in 0..rows.nt[3] {
+                    for wt in first_w..rows.nt[2] {
                         let idx = tr.idx0 + ct * rows.n_spatial + wt;
-                        // SAFETY: tile `idx` belongs to this row only, and each row is in
-                        // exactly one range: no other live access touches it.
-                        let tile = unsafe { out.range(idx * tile_bytes, tile_bytes) };
-                        let (body, gap) = tile.split_at_mut(tile_raw);
-                        zero(gap);
-                        if partial {
-                            let vw = if wt < rows.full_w {
-                                rows.tile[2]
-                            } else {
-                                rows.last_w
-                            };
-                            zero_missing_pixels(body, rows.tile, tr.valid, vw, D::W);
-                        }
+                        // SAFETY: as above, tile `idx` belongs to this row only.
+                        let body = unsafe { out.range(idx * tile_bytes, tile_raw) };
+                        let vw = if wt < rows.full_w {
+                            rows.tile[2]
+                        } else {
+                            rows.last_w
+                        };
+                        zero_missing_pixels(body, rows.tile, tr.valid, vw, D::W);
                     }
                 }
             }

@@ -229,6 +229,29 @@ pub(crate) fn zero(buf: &mut [u8]) {
     buf.fill(0);
 }
 
+/// Zeros `len` bytes at each of `count` places `step` bytes apart from the start of
+/// `buf` (the alignment gaps of consecutive tiles), in one pass.
+pub(crate) fn zero_strided(buf: &mut [u8], count: usize, step: usize, len: usize) {
+    if count == 0 || len == 0 {
+        return;
+    }
+    let end = (count - 1)
+        .checked_mul(step)
+        .and_then(|x| x.checked_add(len));
+    assert!(
+        end.is_some_and(|e| e <= buf.len()) && len <= step,
+        "zero_strided: a piece reaches outside its buffer"
+    );
+    #[cfg(target_arch = "x86_64")]
+    if len <= 64 && ConvertPath::Avx512Bf16.is_available() {
+        // SAFETY: AVX-512 F/BW detected; every piece lies inside `buf` (asserted).
+        return unsafe { x86::avx512::zero_pieces(buf.as_mut_ptr(), count, step, len) };
+    }
+    for k in 0..count {
+        zero(&mut buf[k * step..k * step + len]);
+    }
+}
+
 /// Reads element `k` of the group at `p`.
 ///
 /// # Safety
@@ -1246,6 +1269,20 @@ mod x86 {
                     }
                 })
             };
+        }
+
+        /// Zeros `len <= 64` bytes at each of `count` places `step` bytes apart from `p`,
+        /// one masked store each.
+        ///
+        /// # Safety
+        /// AVX-512 F/BW available; every piece is writable.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        pub unsafe fn zero_pieces(p: *mut u8, count: usize, step: usize, len: usize) {
+            let (z, m) = (_mm512_setzero_si512(), u64::MAX >> (64 - len));
+            for k in 0..count {
+                // SAFETY: the unmasked bytes are piece `k` (caller).
+                unsafe { _mm512_mask_storeu_epi8(p.add(k * step).cast(), m, z) };
+            }
         }
 
         /// Zeros `len` bytes at `p` with 64-byte masked stores (intrinsics, so the loop

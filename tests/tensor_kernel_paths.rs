@@ -471,13 +471,24 @@ fn aligned_tiles_with_gaps_match_the_oracle_on_every_path() {
         ("37", "mla-tiled(roles=C, tile=(1,1,1,8), align=128)"),
         ("33,301", "mla-tiled(roles=WC, tile=(1,1,4,16), align=256)"),
         ("3,5,40", "mla-tiled(roles=HWC, tile=(1,1,1,16), align=64)"),
-        ("2,3,5,40", "mla-tiled(roles=.HWC, tile=(1,2,2,16), align=512)"),
+        (
+            "2,3,5,40",
+            "mla-tiled(roles=.HWC, tile=(1,2,2,16), align=512)",
+        ),
         ("3,5,40", "mla-cblocked(tile=(1,1), align=128)"),
     ];
     for (d, p) in cases {
         for (a, b) in [("f32", "bf16"), ("bf16", "f32"), ("f16", "f16")] {
-            check_all_paths(&spec(&format!("{a}[{d}]")), &spec(&format!("{b}[{d}] {p}")), 3);
-            check_all_paths(&spec(&format!("{a}[{d}] {p}")), &spec(&format!("{b}[{d}]")), 4);
+            check_all_paths(
+                &spec(&format!("{a}[{d}]")),
+                &spec(&format!("{b}[{d}] {p}")),
+                3,
+            );
+            check_all_paths(
+                &spec(&format!("{a}[{d}] {p}")),
+                &spec(&format!("{b}[{d}]")),
+                4,
+            );
         }
     }
 }

@@ -690,12 +690,15 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
         let walked = rows.iter().skip(first).take(n);
         for (tr, row_bytes) in walked.zip(chunk.chunks_exact_mut(tile_bytes * n_tw)) {
             let (base, vh) = (tr.origin(0) as usize, tr.extents()[0] as usize);
-            for (wt, tile) in row_bytes.chunks_exact_mut(tile_bytes).enumerate() {
-                let (body, gap) = tile.split_at_mut(tile_raw);
-                zero(gap);
-                if vh < th || wt >= full_w {
-                    zero(body);
-                }
+            zero_strided(
+                &mut row_bytes[tile_raw..],
+                n_tw,
+                tile_bytes,
+                tile_bytes - tile_raw,
+            );
+            let first_partial = if vh < th { 0 } else { full_w };
+            for tile in row_bytes.chunks_exact_mut(tile_bytes).skip(first_partial) {
+                zero(&mut tile[..tile_raw]);
             }
             for (n_w, npix, wt0) in cblocked_w_runs(g) {
                 if n_w == 0 {

@@ -492,3 +492,52 @@ fn aligned_tiles_with_gaps_match_the_oracle_on_every_path() {
         }
     }
 }
+
+/// Byte strides of a dense layout of `dims` whose axes are stored in the order `perm`
+/// (slowest first), each padded by `pad` elements.
+fn permuted(dims: &[u64], width: u64, perm: &[usize], pad: u64) -> String {
+    let mut st = vec![0u64; dims.len()];
+    let mut acc = width;
+    for &ax in perm.iter().rev() {
+        st[ax] = acc;
+        acc *= dims[ax] + pad;
+    }
+    let s: Vec<String> = st.iter().map(u64::to_string).collect();
+    format!("strided({})", s.join(","))
+}
+
+/// Transposing casts: NCHW data into an NHWC view and back, and other axis orders, with
+/// and without padding; the run becomes the axis dense on the destination and its pixels
+/// the axis dense on the source, and every path gives the oracle's bytes.
+#[test]
+fn transposing_casts_match_the_oracle_on_every_path() {
+    let cases: [(&[u64], &[usize]); 5] = [
+        (&[1, 40, 5, 7], &[0, 2, 3, 1]),
+        (&[2, 3, 9, 17], &[0, 2, 3, 1]),
+        (&[33, 17], &[1, 0]),
+        (&[4, 5, 6], &[2, 0, 1]),
+        (&[3, 16, 2, 8], &[3, 1, 0, 2]),
+    ];
+    for (k, (dims, perm)) in cases.iter().enumerate() {
+        let d: Vec<String> = dims.iter().map(u64::to_string).collect();
+        let d = d.join(",");
+        for (a, b) in [
+            ("f32", "bf16"),
+            ("bf16", "f32"),
+            ("f16", "f16"),
+            ("f32", "f32"),
+        ] {
+            let (wa, wb) = (
+                if a == "f32" { 4 } else { 2 },
+                if b == "f32" { 4 } else { 2 },
+            );
+            for pad in [0, 1] {
+                let plain = format!("{a}[{d}]");
+                let perm_b = format!("{b}[{d}] {}", permuted(dims, wb, perm, pad));
+                check_all_paths(&spec(&plain), &spec(&perm_b), k as u64);
+                let perm_a = format!("{a}[{d}] {}", permuted(dims, wa, perm, pad));
+                check_all_paths(&spec(&perm_a), &spec(&format!("{b}[{d}]")), k as u64 + 9);
+            }
+        }
+    }
+}

@@ -125,6 +125,7 @@ fn cast_rows<S: Elem, D: Elem>(
         convert_row::<S, D>(exec.path, src, Side::run(S::W), dst, Side::run(D::W), row);
         return;
     }
+    let c = run_axes_last::<S, D>(&c);
     let r = c.rank;
     let (n, sa, sb) = (c.ext[r - 1], c.sa[r - 1], c.sb[r - 1]);
     let side = |pixel: usize, stride: usize| Side {
@@ -162,6 +163,42 @@ fn cast_rows<S: Elem, D: Elem>(
     for_each_row(&outer, |oa, ob| {
         convert_grid::<S, D>(exec.path, &src[oa..], s, &mut dst[ob..], d, row, grid);
     });
+}
+
+/// The coalesced axes reordered for `cast_rows`: last the run's axis (the innermost,
+/// unless another axis is dense on the destination and it is not), next to last its
+/// pixels (the next one, unless the run is strided on the source and another axis is
+/// dense there), the others in logical order. A transposing cast (NCHW data into an
+/// NHWC view) so becomes runs of channels over dense pixels, the conversion routine's
+/// transpose case, instead of runs strided on the destination.
+fn run_axes_last<S: Elem, D: Elem>(c: &Coalesced) -> Coalesced {
+    let r = c.rank;
+    let mut ord: [usize; MAX_RANK] = std::array::from_fn(|i| i);
+    let to_slot = |ord: &mut [usize; MAX_RANK], slot: usize, pick: Option<usize>| {
+        if let Some(i) = pick.and_then(|ax| ord[..=slot].iter().position(|&o| o == ax)) {
+            let ax = ord[i];
+            ord.copy_within(i + 1..=slot, i);
+            ord[slot] = ax;
+        }
+    };
+    if c.sb[r - 1] != D::W {
+        let dense = (0..r).rev().find(|&ax| c.sb[ax] == D::W);
+        to_slot(&mut ord, r - 1, dense);
+    }
+    let ch = ord[r - 1];
+    if r >= 2 && c.sa[ch] != S::W {
+        let dense = ord[..r - 1]
+            .iter()
+            .rev()
+            .copied()
+            .find(|&ax| c.sa[ax] == S::W);
+        to_slot(&mut ord, r - 2, dense);
+    }
+    let mut out = *c;
+    for (i, &ax) in ord[..r].iter().enumerate() {
+        (out.ext[i], out.sa[i], out.sb[i]) = (c.ext[ax], c.sa[ax], c.sb[ax]);
+    }
+    out
 }
 
 /// Cast `src` (laid out by `a`) into `dst` (laid out by `b`); both sliced to their spans.

@@ -491,8 +491,13 @@ mod x86 {
             g: Grid,
         ) {
             if !direct::<S>(s.fmt) || !direct::<D>(d.fmt) {
-                // SAFETY: same contract.
-                return unsafe { grid_strided::<S, D>(src, s, dst, d, r, g) };
+                // SAFETY: same contract; `transposed` checks its own conditions.
+                unsafe {
+                    if !transposed::<S, D>(src, s, dst, d, r, g) {
+                        grid_strided::<S, D>(src, s, dst, d, r, g);
+                    }
+                }
+                return;
             }
             if r.valid.is_multiple_of(r.slots) && r.slots.is_multiple_of(16) {
                 // SAFETY: same contract; every group is `slots` elements, whole blocks.
@@ -1277,6 +1282,315 @@ mod x86 {
                     }
                 })
             };
+        }
+
+        /// Strided channels with dense pixels on one side (NCHW data, or a strided view
+        /// of it, against tiled pixels) is a transpose, run here instead of through
+        /// `grid_strided`'s scalar gather: the strided side's pixels are taken in chunks
+        /// of 16 consecutive elements (across the W tiles of a row when its pixel run
+        /// continues from tile to tile), and each 16-channel block of a group is one
+        /// 16x16 transpose of 32-bit lanes in registers. CastTess loads 16 pixels of each
+        /// channel (one masked load per channel run), converts them, transposes and
+        /// stores every pixel's slots with the channel padding zeroed; CastUntess loads
+        /// each pixel's channels, transposes, converts and stores each channel's 16
+        /// pixels with one masked store. Covers every dtype pair, 4- and 2-byte
+        /// elements and BF16 byte planes on the direct side. Returns `false`, touching
+        /// nothing, when the grid is not this case (then `grid_strided` runs it): both
+        /// sides strided, or strided pixels on the strided side.
+        ///
+        /// # Safety
+        /// As for `grid`.
+        #[inline(never)]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn transposed<S: Elem, D: Elem>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) -> bool {
+            // SAFETY: same contract; the callees' conditions (the side's format and
+            // dense pixels, the other side direct, `SP`/`DP` its variant) hold here.
+            unsafe {
+                match (s.fmt, d.fmt) {
+                    (Fmt::Elements(cs), df) if s.pixel == S::W && cs != S::W && direct::<D>(df) => {
+                        if matches!(df, Fmt::Planes(_)) {
+                            tess_t::<S, D, true>(src, s, cs, dst, d, r, g)
+                        } else {
+                            tess_t::<S, D, false>(src, s, cs, dst, d, r, g)
+                        }
+                    }
+                    (sf, Fmt::Elements(cs)) if d.pixel == D::W && cs != D::W && direct::<S>(sf) => {
+                        if matches!(sf, Fmt::Planes(_)) {
+                            untess_t::<S, D, true>(src, s, dst, d, cs, r, g)
+                        } else {
+                            untess_t::<S, D, false>(src, s, dst, d, cs, r, g)
+                        }
+                    }
+                    _ => return false,
+                }
+            }
+            true
+        }
+
+        /// The pixel runs of a transposed grid: `len` consecutive elements on the
+        /// strided side per row of `rows`; on the direct side pixel `p` of a run lies at
+        /// `(p / npix) * tstep + (p % npix) * pixel` (W tiles `tstep` apart).
+        struct Runs {
+            rows: Grid,
+            len: usize,
+            npix: usize,
+            tstep: usize,
+            pixel: usize,
+        }
+
+        impl Runs {
+            /// The runs of `g` when the strided side's W-tile step is `wstep` and its
+            /// elements `w` wide: one run per row, or per W-tile row of tiles when
+            /// the pixels continue from tile to tile (`wstep == npix * w`).
+            fn new(r: Row, g: Grid, wstep: usize, w: usize, direct: Side, dstep: usize) -> Runs {
+                if g[0].0 > 1 && wstep == r.npix * w {
+                    Runs {
+                        rows: [(1, 0, 0), g[1], g[2]],
+                        len: g[0].0 * r.npix,
+                        npix: r.npix,
+                        tstep: dstep,
+                        pixel: direct.pixel,
+                    }
+                } else {
+                    Runs {
+                        rows: g,
+                        len: r.npix,
+                        npix: r.npix,
+                        tstep: 0,
+                        pixel: direct.pixel,
+                    }
+                }
+            }
+
+            /// Direct-side byte offsets of the `n <= 16` pixels from `p0`.
+            #[inline(always)]
+            fn offsets(&self, p0: usize, n: usize) -> [usize; 16] {
+                let mut off = [0usize; 16];
+                let (mut t, mut j) = (p0 / self.npix, p0 % self.npix);
+                for o in off.iter_mut().take(n) {
+                    *o = t * self.tstep + j * self.pixel;
+                    j += 1;
+                    if j == self.npix {
+                        j = 0;
+                        t += 1;
+                    }
+                }
+                off
+            }
+        }
+
+        /// Lane indices of the four stages of [`transpose16`].
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        fn transpose_indices() -> [__m512i; 8] {
+            let mut out = [_mm512_setzero_si512(); 8];
+            for (st, b) in [8u32, 4, 2, 1].into_iter().enumerate() {
+                let lo: [u32; 16] = std::array::from_fn(|l| {
+                    let l = l as u32;
+                    if l & b == 0 {
+                        l
+                    } else {
+                        16 + l - b
+                    }
+                });
+                let hi: [u32; 16] = std::array::from_fn(|l| {
+                    let l = l as u32;
+                    if l & b == 0 {
+                        l + b
+                    } else {
+                        16 + l
+                    }
+                });
+                // SAFETY: 64-byte reads of 64-byte arrays.
+                unsafe {
+                    out[2 * st] = _mm512_loadu_si512(lo.as_ptr().cast());
+                    out[2 * st + 1] = _mm512_loadu_si512(hi.as_ptr().cast());
+                }
+            }
+            out
+        }
+
+        /// Transposes the 16x16 matrix of 32-bit lanes `v` (row `i`, lane `l`) in
+        /// place: for each bit of the index (8, 4, 2, 1), rows `i` and `i + b` swap
+        /// their off-diagonal `b`-lane blocks with one `vpermt2d` each.
+        #[inline(always)]
+        fn transpose16(v: &mut [__m512i; 16], idx: &[__m512i; 8]) {
+            for (st, b) in [8usize, 4, 2, 1].into_iter().enumerate() {
+                for i in (0..16).filter(|i| i & b == 0) {
+                    let (x, y) = (v[i], v[i + b]);
+                    // SAFETY: register-only permutations; AVX-512 F enabled by callers.
+                    unsafe {
+                        v[i] = _mm512_permutex2var_epi32(x, idx[2 * st], y);
+                        v[i + b] = _mm512_permutex2var_epi32(x, idx[2 * st + 1], y);
+                    }
+                }
+            }
+        }
+
+        /// CastTess from strided channels of dense pixels (see [`transposed`]).
+        ///
+        /// # Safety
+        /// As for `grid`; `s.fmt == Fmt::Elements(cs)`, `s.pixel == S::W`, `d.fmt`
+        /// direct with `DP` its variant.
+        #[inline(never)]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn tess_t<S: Elem, D: Elem, const DP: bool>(
+            src: *const u8,
+            s: Side,
+            cs: usize,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
+            let df = fixed::<D>(d.fmt, DP);
+            let runs = Runs::new(r, g, g[0].1, S::W, d, g[0].2);
+            let idx = transpose_indices();
+            let last = r.groups() - 1;
+            // SAFETY: rows in bounds (contract). A run's pixels are consecutive source
+            // elements (`s.pixel == S::W`, and across W tiles `g[0].1 == npix * S::W`)
+            // and direct pixels at `offsets`, exactly the grid's pixels; loads read lanes
+            // below `n` of channels below `nv`, stores write slots below `ns` of pixels
+            // below `n`, all inside their groups.
+            unsafe {
+                for_each_row(src, dst, runs.rows, |sr, dr| {
+                    for gi in 0..=last {
+                        let (nv, ns) = r.group(gi);
+                        let (sg, dg) =
+                            (sr.wrapping_add(gi * s.group), dr.wrapping_add(gi * d.group));
+                        let mut p0 = 0;
+                        while p0 < runs.len {
+                            let n = (runs.len - p0).min(16);
+                            let pm = mask(n);
+                            let off = runs.offsets(p0, n);
+                            let sp = sg.add(p0 * S::W);
+                            let mut k = 0;
+                            while k < ns {
+                                let nvb = nv.saturating_sub(k).min(16);
+                                let wm = mask((ns - k).min(16));
+                                let mut v = [_mm512_setzero_si512(); 16];
+                                if nvb > 0 {
+                                    for (c, vc) in v.iter_mut().enumerate().take(nvb) {
+                                        let p = sp.add((k + c) * cs);
+                                        let x = if S::W == 4 {
+                                            _mm512_maskz_loadu_epi32(pm, p.cast())
+                                        } else {
+                                            _mm512_zextsi256_si512(_mm256_maskz_loadu_epi16(
+                                                pm,
+                                                p.cast(),
+                                            ))
+                                        };
+                                        let y = convert16::<S, D>(x);
+                                        *vc = if D::W == 4 {
+                                            y
+                                        } else {
+                                            _mm512_cvtepu16_epi32(_mm512_castsi512_si256(y))
+                                        };
+                                    }
+                                    transpose16(&mut v, &idx);
+                                }
+                                for (i, &o) in off.iter().enumerate().take(n) {
+                                    let q = dg.add(o);
+                                    if D::W == 4 {
+                                        _mm512_mask_storeu_epi32(q.add(4 * k).cast(), wm, v[i]);
+                                    } else {
+                                        store16(q, df, k, wm, _mm512_cvtepi32_epi16(v[i]));
+                                    }
+                                }
+                                k += 16;
+                            }
+                            p0 += 16;
+                        }
+                    }
+                })
+            }
+        }
+
+        /// CastUntess into strided channels of dense pixels (see [`transposed`]).
+        ///
+        /// # Safety
+        /// As for `grid`; `d.fmt == Fmt::Elements(cs)`, `d.pixel == D::W`, `s.fmt`
+        /// direct with `SP` its variant.
+        #[inline(never)]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn untess_t<S: Elem, D: Elem, const SP: bool>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            cs: usize,
+            r: Row,
+            g: Grid,
+        ) {
+            let sf = fixed::<S>(s.fmt, SP);
+            let runs = Runs::new(r, g, g[0].2, D::W, s, g[0].1);
+            let idx = transpose_indices();
+            let last = r.groups() - 1;
+            // SAFETY: rows in bounds (contract). A run's pixels are consecutive
+            // destination elements (`d.pixel == D::W`, and across W tiles
+            // `g[0].2 == npix * D::W`) and direct pixels at `offsets`, exactly the grid's
+            // pixels; loads read elements below `nv` of pixels below `n`, stores write
+            // lanes below `n` of channels below `ns`, all inside their groups.
+            unsafe {
+                for_each_row(src, dst, runs.rows, |sr, dr| {
+                    for gi in 0..=last {
+                        let (nv, ns) = r.group(gi);
+                        let (sg, dg) =
+                            (sr.wrapping_add(gi * s.group), dr.wrapping_add(gi * d.group));
+                        let mut p0 = 0;
+                        while p0 < runs.len {
+                            let n = (runs.len - p0).min(16);
+                            let pm = mask(n);
+                            let off = runs.offsets(p0, n);
+                            let dp = dg.add(p0 * D::W);
+                            let mut k = 0;
+                            while k < ns {
+                                let nvb = nv.saturating_sub(k).min(16);
+                                let mut v = [_mm512_setzero_si512(); 16];
+                                if nvb > 0 {
+                                    let vm = mask(nvb);
+                                    for (vi, &o) in v.iter_mut().zip(off.iter()).take(n) {
+                                        let p = sg.add(o);
+                                        *vi = if S::W == 4 {
+                                            _mm512_maskz_loadu_epi32(vm, p.add(4 * k).cast())
+                                        } else {
+                                            _mm512_cvtepu16_epi32(load16(p, sf, k, vm))
+                                        };
+                                    }
+                                    transpose16(&mut v, &idx);
+                                }
+                                for (c, &vc) in v.iter().enumerate().take((ns - k).min(16)) {
+                                    let x = if S::W == 4 {
+                                        vc
+                                    } else {
+                                        _mm512_zextsi256_si512(_mm512_cvtepi32_epi16(vc))
+                                    };
+                                    let y = convert16::<S, D>(x);
+                                    let q = dp.add((k + c) * cs);
+                                    if D::W == 4 {
+                                        _mm512_mask_storeu_epi32(q.cast(), pm, y);
+                                    } else {
+                                        _mm256_mask_storeu_epi16(
+                                            q.cast(),
+                                            pm,
+                                            _mm512_castsi512_si256(y),
+                                        );
+                                    }
+                                }
+                                k += 16;
+                            }
+                            p0 += 16;
+                        }
+                    }
+                })
+            }
         }
 
         #[inline(always)]

@@ -1552,25 +1552,37 @@ mod x86 {
                 // prefetches are hints that never fault, whatever the address.
                 unsafe {
                     let mut v = [_mm512_setzero_si512(); 16];
-                    if NB > 0 {
+                    let load = |c: usize| {
+                        let p = self.sp.add((k + c) * self.cs);
+                        _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(PREFETCH).cast());
+                        let x = if S::W == 4 {
+                            _mm512_maskz_loadu_epi32(self.pm, p.cast())
+                        } else {
+                            _mm512_zextsi256_si512(_mm256_maskz_loadu_epi16(self.pm, p.cast()))
+                        };
+                        convert16::<S, D>(x)
+                    };
+                    if NB > 0 && D::W == 4 {
                         seq16!(c => {
                             if c < NB && c < nvb {
-                                let p = self.sp.add((k + c) * self.cs);
-                                _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(PREFETCH).cast());
-                                let x = if S::W == 4 {
-                                    _mm512_maskz_loadu_epi32(self.pm, p.cast())
+                                v[c] = load(c);
+                            }
+                        });
+                        transpose16(&mut v);
+                    } else if NB > 0 {
+                        // 16-bit results: row `j` holds channels `2j` and `2j + 1` of
+                        // each pixel in one 32-bit lane, so 8 rows transpose to each
+                        // pixel's 16 slots in the low half of its row.
+                        let pair = _mm512_loadu_si512(PAIR_IDX.as_ptr().cast());
+                        seq16!(j => {
+                            if j < 8 && 2 * j < NB && 2 * j < nvb {
+                                let lo = load(2 * j);
+                                let hi = if 2 * j + 1 < nvb {
+                                    load(2 * j + 1)
                                 } else {
-                                    _mm512_zextsi256_si512(_mm256_maskz_loadu_epi16(
-                                        self.pm,
-                                        p.cast(),
-                                    ))
+                                    _mm512_setzero_si512()
                                 };
-                                let y = convert16::<S, D>(x);
-                                v[c] = if D::W == 4 {
-                                    y
-                                } else {
-                                    _mm512_cvtepu16_epi32(_mm512_castsi512_si256(y))
-                                };
+                                v[j] = _mm512_permutex2var_epi16(lo, pair, hi);
                             }
                         });
                         transpose16(&mut v);
@@ -1585,13 +1597,39 @@ mod x86 {
                                     _mm512_mask_storeu_epi32(q.add(4 * k).cast(), wm, v[i]);
                                 }
                             } else {
-                                store16(q, self.df, k, wm, _mm512_cvtepi32_epi16(v[i]));
+                                store16(q, self.df, k, wm, _mm512_castsi512_si256(v[i]));
                             }
                         }
                     });
                 }
             }
         }
+
+        /// `vpermt2w` indices interleaving the low 16 lanes of two vectors (lane `2l`
+        /// from the first, `2l + 1` from the second).
+        static PAIR_IDX: [u16; 32] = {
+            let mut a = [0u16; 32];
+            let mut l = 0;
+            while l < 16 {
+                a[2 * l] = l as u16;
+                a[2 * l + 1] = 32 + l as u16;
+                l += 1;
+            }
+            a
+        };
+
+        /// `vpermw` indices splitting interleaved 16-bit lanes: the even ones to the low
+        /// half, the odd ones to the high half (the inverse of [`PAIR_IDX`]).
+        static UNPAIR_IDX: [u16; 32] = {
+            let mut a = [0u16; 32];
+            let mut l = 0;
+            while l < 16 {
+                a[l] = 2 * l as u16;
+                a[16 + l] = 2 * l as u16 + 1;
+                l += 1;
+            }
+            a
+        };
 
         /// CastUntess into strided channels of dense pixels (see [`transposed`]).
         ///
@@ -1689,17 +1727,28 @@ mod x86 {
                     let mut v = [_mm512_setzero_si512(); 16];
                     if NB > 0 {
                         let vm = mask(nvb);
+                        // 16-bit sources: a pixel's 16 slots are 8 32-bit lanes (channel
+                        // pairs), so the transpose's row `j` holds channels `2j` and
+                        // `2j + 1`, split below by one `vpermw`.
                         seq16!(i => {
                             if i < self.n {
                                 let p = self.sg.add(self.off[i]);
                                 v[i] = if S::W == 4 {
                                     _mm512_maskz_loadu_epi32(vm, p.add(4 * k).cast())
                                 } else {
-                                    _mm512_cvtepu16_epi32(load16(p, self.sf, k, vm))
+                                    _mm512_zextsi256_si512(load16(p, self.sf, k, vm))
                                 };
                             }
                         });
                         transpose16(&mut v);
+                        if S::W == 2 {
+                            let unpair = _mm512_loadu_si512(UNPAIR_IDX.as_ptr().cast());
+                            seq16!(j => {
+                                if j < 8 && 2 * j < NB {
+                                    v[j] = _mm512_permutexvar_epi16(unpair, v[j]);
+                                }
+                            });
+                        }
                     }
                     seq16!(c => {
                         if c < nsb {
@@ -1707,8 +1756,12 @@ mod x86 {
                             let y = if c < NB {
                                 let x = if S::W == 4 {
                                     v[c]
+                                } else if c % 2 == 0 {
+                                    v[c / 2]
                                 } else {
-                                    _mm512_zextsi256_si512(_mm512_cvtepi32_epi16(v[c]))
+                                    _mm512_zextsi256_si512(_mm512_extracti64x4_epi64::<1>(
+                                        v[c / 2],
+                                    ))
                                 };
                                 convert16::<S, D>(x)
                             } else {

@@ -1756,7 +1756,7 @@ mod x86 {
                             let y = if c < NB {
                                 let x = if S::W == 4 {
                                     v[c]
-                                } else if c % 2 == 0 {
+                                } else if c.is_multiple_of(2) {
                                     v[c / 2]
                                 } else {
                                     _mm512_zextsi256_si512(_mm512_extracti64x4_epi64::<1>(

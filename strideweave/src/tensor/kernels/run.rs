@@ -1335,54 +1335,55 @@ mod x86 {
         }
 
         /// The pixel runs of a transposed grid: `len` consecutive elements on the
-        /// strided side per row of `rows`; on the direct side pixel `p` of a run lies at
-        /// `(p / npix) * tstep + (p % npix) * pixel` (W tiles `tstep` apart).
+        /// strided side per row of `rows`, taken in chunks of `chunk <= 16` pixels that
+        /// start at a W-tile boundary (or, in tiles wider than 16 pixels, every 16
+        /// pixels of one tile), so every chunk has the same direct-side shape: its pixel
+        /// `i` lies `base[i]` bytes after the chunk's first, and chunks are `cstep`
+        /// bytes apart there.
         struct Runs {
             rows: Grid,
             len: usize,
-            npix: usize,
-            tstep: usize,
-            pixel: usize,
+            chunk: usize,
+            base: [usize; 16],
+            cstep: usize,
         }
 
         impl Runs {
             /// The runs of `g` when the strided side's W-tile step is `wstep` and its
-            /// elements `w` wide: one run per row, or per W-tile row of tiles when
-            /// the pixels continue from tile to tile (`wstep == npix * w`).
-            fn new(r: Row, g: Grid, wstep: usize, w: usize, direct: Side, dstep: usize) -> Runs {
-                if g[0].0 > 1 && wstep == r.npix * w {
-                    Runs {
-                        rows: [(1, 0, 0), g[1], g[2]],
-                        len: g[0].0 * r.npix,
-                        npix: r.npix,
-                        tstep: dstep,
-                        pixel: direct.pixel,
-                    }
+            /// elements `w` wide, and the direct side's pixels are `pixel` bytes apart
+            /// and its W tiles `tstep`: one run per row, or per row of W tiles when the
+            /// pixels continue from tile to tile (`wstep == npix * w`) and a tile row
+            /// is narrower than a chunk. Offsets past the grid are computed with
+            /// wrapping arithmetic and never used.
+            fn new(r: Row, g: Grid, wstep: usize, w: usize, pixel: usize, tstep: usize) -> Runs {
+                let npix = r.npix;
+                let merge = g[0].0 > 1 && npix < 16 && wstep == npix * w;
+                let (rows, len) = if merge {
+                    ([(1, 0, 0), g[1], g[2]], g[0].0 * npix)
                 } else {
-                    Runs {
-                        rows: g,
-                        len: r.npix,
-                        npix: r.npix,
-                        tstep: 0,
-                        pixel: direct.pixel,
-                    }
+                    (g, npix)
+                };
+                if npix >= 16 {
+                    return Runs {
+                        rows,
+                        len,
+                        chunk: 16,
+                        base: std::array::from_fn(|i| i.wrapping_mul(pixel)),
+                        cstep: pixel.wrapping_mul(16),
+                    };
                 }
-            }
-
-            /// Direct-side byte offsets of the `n <= 16` pixels from `p0`.
-            #[inline(always)]
-            fn offsets(&self, p0: usize, n: usize) -> [usize; 16] {
-                let mut off = [0usize; 16];
-                let (mut t, mut j) = (p0 / self.npix, p0 % self.npix);
-                for o in off.iter_mut().take(n) {
-                    *o = t * self.tstep + j * self.pixel;
-                    j += 1;
-                    if j == self.npix {
-                        j = 0;
-                        t += 1;
-                    }
+                let per = 16 / npix;
+                Runs {
+                    rows,
+                    len,
+                    chunk: per * npix,
+                    base: std::array::from_fn(|i| {
+                        (i / npix)
+                            .wrapping_mul(tstep)
+                            .wrapping_add((i % npix).wrapping_mul(pixel))
+                    }),
+                    cstep: per.wrapping_mul(tstep),
                 }
-                off
             }
         }
 
@@ -1469,11 +1470,11 @@ mod x86 {
             g: Grid,
         ) {
             let df = fixed::<D>(d.fmt, DP);
-            let runs = Runs::new(r, g, g[0].1, S::W, d, g[0].2);
+            let runs = Runs::new(r, g, g[0].1, S::W, d.pixel, g[0].2);
             let last = r.groups() - 1;
             // SAFETY: rows in bounds (contract). A run's pixels are consecutive source
             // elements (`s.pixel == S::W`, and across W tiles `g[0].1 == npix * S::W`)
-            // and direct pixels at `offsets`, exactly the grid's pixels; each block
+            // and direct pixels at `base` from their chunk's first, exactly the grid's pixels; each block
             // reads lanes below `n` of channels below `nv` and writes slots below `ns`
             // of pixels below `n`, all inside their groups.
             unsafe {
@@ -1482,15 +1483,15 @@ mod x86 {
                         let (nv, ns) = r.group(gi);
                         let sg = sr.wrapping_add(gi * s.group);
                         let dg = dr.wrapping_add(gi * d.group);
-                        let mut p0 = 0;
+                        let (mut p0, mut dc) = (0, dg);
                         while p0 < runs.len {
-                            let n = (runs.len - p0).min(16);
+                            let n = (runs.len - p0).min(runs.chunk);
                             let b = TessBlock {
                                 sp: sg.add(p0 * S::W),
                                 cs,
                                 pm: mask(n),
-                                dg,
-                                off: runs.offsets(p0, n),
+                                dg: dc,
+                                off: &runs.base,
                                 n,
                                 df,
                             };
@@ -1506,7 +1507,8 @@ mod x86 {
                                 }
                                 k += 16;
                             }
-                            p0 += 16;
+                            p0 += runs.chunk;
+                            dc = dc.wrapping_add(runs.cstep);
                         }
                     }
                 })
@@ -1523,17 +1525,17 @@ mod x86 {
         /// One chunk of `n <= 16` pixels of a `tess_t` group: source channel 0 of the
         /// first pixel at `sp`, channels `cs` bytes apart, lanes `pm`; destination
         /// pixel `i` at `dg + off[i]`.
-        struct TessBlock {
+        struct TessBlock<'a> {
             sp: *const u8,
             cs: usize,
             pm: __mmask16,
             dg: *mut u8,
-            off: [usize; 16],
+            off: &'a [usize; 16],
             n: usize,
             df: Fmt,
         }
 
-        impl TessBlock {
+        impl TessBlock<'_> {
             /// Converts channels `k..k + nvb` (`nvb <= NB`, rows from `NB` on known to
             /// be zero) and writes slots `k..` of lanes `wm` of every pixel.
             ///
@@ -1648,7 +1650,7 @@ mod x86 {
             g: Grid,
         ) {
             let sf = fixed::<S>(s.fmt, SP);
-            let runs = Runs::new(r, g, g[0].2, D::W, s, g[0].1);
+            let runs = Runs::new(r, g, g[0].2, D::W, s.pixel, g[0].1);
             let last = r.groups() - 1;
             // SAFETY: rows in bounds (contract). A run's pixels are consecutive
             // destination elements (`d.pixel == D::W`, and across W tiles
@@ -1661,12 +1663,12 @@ mod x86 {
                         let (nv, ns) = r.group(gi);
                         let sg = sr.wrapping_add(gi * s.group);
                         let dg = dr.wrapping_add(gi * d.group);
-                        let mut p0 = 0;
+                        let (mut p0, mut dc) = (0, sg);
                         while p0 < runs.len {
-                            let n = (runs.len - p0).min(16);
+                            let n = (runs.len - p0).min(runs.chunk);
                             let b = UntessBlock {
-                                sg,
-                                off: runs.offsets(p0, n),
+                                sg: dc,
+                                off: &runs.base,
                                 n,
                                 sf,
                                 dp: dg.add(p0 * D::W),
@@ -1685,7 +1687,8 @@ mod x86 {
                                 }
                                 k += 16;
                             }
-                            p0 += 16;
+                            p0 += runs.chunk;
+                            dc = dc.wrapping_add(runs.cstep);
                         }
                     }
                 })
@@ -1695,9 +1698,9 @@ mod x86 {
         /// One chunk of `n <= 16` pixels of an `untess_t` group: source pixel `i` at
         /// `sg + off[i]`; destination channel 0 of the first pixel at `dp`, channels
         /// `cs` bytes apart, lanes `pm`.
-        struct UntessBlock {
+        struct UntessBlock<'a> {
             sg: *const u8,
-            off: [usize; 16],
+            off: &'a [usize; 16],
             n: usize,
             sf: Fmt,
             dp: *mut u8,
@@ -1705,7 +1708,7 @@ mod x86 {
             pm: __mmask16,
         }
 
-        impl UntessBlock {
+        impl UntessBlock<'_> {
             /// Converts channels `k..k + nvb` (`nvb <= NB`) of every pixel and writes
             /// channels `k..k + nsb` (zero from `nvb` on).
             ///

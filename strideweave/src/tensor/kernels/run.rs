@@ -1373,15 +1373,21 @@ mod x86 {
                     };
                 }
                 let per = 16 / npix;
+                // Pixel `i` of a chunk: `i / npix` tiles and `i % npix` pixels in.
+                let mut base = [0usize; 16];
+                let (mut tile, mut px, mut j) = (0usize, 0usize, 0);
+                for b in base.iter_mut() {
+                    *b = tile.wrapping_add(px);
+                    (px, j) = (px.wrapping_add(pixel), j + 1);
+                    if j == npix {
+                        (tile, px, j) = (tile.wrapping_add(tstep), 0, 0);
+                    }
+                }
                 Runs {
                     rows,
                     len,
                     chunk: per * npix,
-                    base: std::array::from_fn(|i| {
-                        (i / npix)
-                            .wrapping_mul(tstep)
-                            .wrapping_add((i % npix).wrapping_mul(pixel))
-                    }),
+                    base,
                     cstep: per.wrapping_mul(tstep),
                 }
             }
@@ -1772,14 +1778,17 @@ mod x86 {
                             };
                             let q = self.dp.add((k + c) * self.cs);
                             _mm_prefetch::<_MM_HINT_ET0>(q.wrapping_add(PREFETCH).cast());
-                            if D::W == 4 {
-                                _mm512_mask_storeu_epi32(q.cast(), self.pm, y);
-                            } else {
-                                _mm256_mask_storeu_epi16(
+                            match (D::W, self.pm) {
+                                (4, 0xFFFF) => _mm512_storeu_si512(q.cast(), y),
+                                (4, _) => _mm512_mask_storeu_epi32(q.cast(), self.pm, y),
+                                (_, 0xFFFF) => {
+                                    _mm256_storeu_si256(q.cast(), _mm512_castsi512_si256(y))
+                                }
+                                _ => _mm256_mask_storeu_epi16(
                                     q.cast(),
                                     self.pm,
                                     _mm512_castsi512_si256(y),
-                                );
+                                ),
                             }
                         }
                     });

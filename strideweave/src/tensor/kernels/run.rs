@@ -1578,7 +1578,7 @@ mod x86 {
                         });
                         transpose16(&mut v);
                     } else if NB > 0 {
-                        // 16-bit results: row `j` holds channels `2j` and `2j + 1` of
+                        // 16-bit lanes: row `j` holds channels `2j` and `2j + 1` of
                         // each pixel in one 32-bit lane, so 8 rows transpose to each
                         // pixel's 16 slots in the low half of its row.
                         let pair = _mm512_loadu_si512(PAIR_IDX.as_ptr().cast());
@@ -1733,16 +1733,26 @@ mod x86 {
                 // prefetches are hints that never fault, whatever the address (every
                 // AVX-512 CPU has PREFETCHW).
                 unsafe {
+                    // F32 to 16 bits converts each pixel as it is loaded (the same
+                    // number of conversions as per channel in a full block), so the
+                    // transpose moves 16-bit lanes.
+                    let early = S::W == 4 && D::W == 2;
+                    let pairs = S::W == 2 || early;
                     let mut v = [_mm512_setzero_si512(); 16];
                     if NB > 0 {
                         let vm = mask(nvb);
-                        // 16-bit sources: a pixel's 16 slots are 8 32-bit lanes (channel
+                        // 16-bit lanes: a pixel's 16 slots are 8 32-bit lanes (channel
                         // pairs), so the transpose's row `j` holds channels `2j` and
                         // `2j + 1`, split below by one `vpermw`.
                         seq16!(i => {
                             if i < self.n {
                                 let p = self.sg.add(self.off[i]);
-                                v[i] = if S::W == 4 {
+                                v[i] = if early {
+                                    let x = _mm512_maskz_loadu_epi32(vm, p.add(4 * k).cast());
+                                    _mm512_zextsi256_si512(_mm512_castsi512_si256(
+                                        convert16::<S, D>(x),
+                                    ))
+                                } else if S::W == 4 {
                                     _mm512_maskz_loadu_epi32(vm, p.add(4 * k).cast())
                                 } else {
                                     _mm512_zextsi256_si512(load16(p, self.sf, k, vm))
@@ -1750,7 +1760,7 @@ mod x86 {
                             }
                         });
                         transpose16(&mut v);
-                        if S::W == 2 {
+                        if pairs {
                             let unpair = _mm512_loadu_si512(UNPAIR_IDX.as_ptr().cast());
                             seq16!(j => {
                                 if j < 8 && 2 * j < NB {
@@ -1763,7 +1773,7 @@ mod x86 {
                         if c < nsb {
                             // Rows from `NB` on hold channels past `nvb`: zeros.
                             let y = if c < NB {
-                                let x = if S::W == 4 {
+                                let x = if !pairs {
                                     v[c]
                                 } else if c.is_multiple_of(2) {
                                     v[c / 2]
@@ -1772,7 +1782,11 @@ mod x86 {
                                         v[c / 2],
                                     ))
                                 };
-                                convert16::<S, D>(x)
+                                if early {
+                                    x
+                                } else {
+                                    convert16::<S, D>(x)
+                                }
                             } else {
                                 _mm512_setzero_si512()
                             };

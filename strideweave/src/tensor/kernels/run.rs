@@ -7,9 +7,10 @@
 //! the channel tiles, padded to `slots` with zeros) and CastUntess (the same, read back)
 //! all reduce to [`convert_grid`]. Each instruction-set path converts 16-lane blocks:
 //! AVX-512 with masked loads and stores for the partial block at a group's end (groups of
-//! whole blocks take an unmasked fast path, `grid_whole`), AVX2/F16C
-//! with 8-lane blocks and a narrow tail through a stack buffer, and a portable scalar
-//! loop, the reference the vector paths are tested against.
+//! whole blocks take an unmasked fast path, `grid_whole`; strided channels of
+//! consecutive pixels against tiled pixels are a register transpose, `transposed`),
+//! AVX2/F16C with 8-lane blocks and a narrow tail through a stack buffer, and a portable
+//! scalar loop, the reference the vector paths are tested against.
 
 use crate::tensor::convert::{cvt, ConvertPath, Elem};
 
@@ -1244,8 +1245,9 @@ mod x86 {
             }
         }
 
-        /// Grids with a strided side: 16 elements at a time gathered into a stack buffer,
-        /// converted by the same block, and scattered.
+        /// Grids with a strided side that [`transposed`] does not take (strided pixels
+        /// as well as strided channels, or both sides strided): 16 elements at a time
+        /// gathered into a stack buffer, converted by the same block, and scattered.
         ///
         /// # Safety
         /// As for `grid`.

@@ -9,8 +9,9 @@
 //! AVX-512 with masked loads and stores for the partial block at a group's end (groups of
 //! whole blocks take an unmasked fast path, `grid_whole`; strided channels of
 //! consecutive pixels against tiled pixels are a register transpose, `transposed`),
-//! AVX2/F16C with 8-lane blocks and a narrow tail through a stack buffer, and a portable
-//! scalar loop, the reference the vector paths are tested against.
+//! AVX2/F16C with 8-lane blocks and a narrow tail through a stack buffer (and an 8x8
+//! transpose for the same strided channels), and a portable scalar loop, the reference
+//! the vector paths are tested against.
 
 use crate::tensor::convert::{cvt, ConvertPath, Elem};
 
@@ -471,6 +472,72 @@ mod x86 {
         match f {
             Fmt::Planes(pl) if planes => Fmt::Planes(pl),
             _ => Fmt::Elements(E::W),
+        }
+    }
+
+    /// The pixel runs of a transposed grid (`transposed` of a vector path with
+    /// `lanes` lanes, 8 or 16): `len` consecutive elements on the strided side per row
+    /// of `rows`, taken in chunks of `chunk <= lanes` pixels that start at a W-tile
+    /// boundary (or, in tiles of at least `lanes` pixels, every `lanes` pixels of one
+    /// tile), so every chunk has the same direct-side shape: its pixel `i` lies
+    /// `base[i]` bytes after the chunk's first, and chunks are `cstep` bytes apart
+    /// there.
+    struct Runs {
+        rows: Grid,
+        len: usize,
+        chunk: usize,
+        base: [usize; 16],
+        cstep: usize,
+    }
+
+    impl Runs {
+        /// The runs of `g` when the strided side's W-tile step is `wstep` and its
+        /// elements `w` wide, and the direct side's pixels are `pixel` bytes apart
+        /// and its W tiles `tstep`: one run per row, or per row of W tiles when the
+        /// pixels continue from tile to tile (`wstep == npix * w`) and a tile row
+        /// is narrower than a chunk. Offsets past the grid are computed with
+        /// wrapping arithmetic and never used.
+        fn new(
+            r: Row,
+            g: Grid,
+            (wstep, w): (usize, usize),
+            (pixel, tstep): (usize, usize),
+            lanes: usize,
+        ) -> Runs {
+            let npix = r.npix;
+            let merge = g[0].0 > 1 && npix < lanes && wstep == npix * w;
+            let (rows, len) = if merge {
+                ([(1, 0, 0), g[1], g[2]], g[0].0 * npix)
+            } else {
+                (g, npix)
+            };
+            if npix >= lanes {
+                return Runs {
+                    rows,
+                    len,
+                    chunk: lanes,
+                    base: std::array::from_fn(|i| i.wrapping_mul(pixel)),
+                    cstep: pixel.wrapping_mul(lanes),
+                };
+            }
+            let per = lanes / npix;
+            // Pixel `i` of a chunk: `i / npix` tiles and `i % npix` pixels in.
+            let mut base = [0usize; 16];
+            let (mut tile, mut px, mut j) = (0usize, 0usize, 0);
+            for b in base.iter_mut() {
+                *b = tile.wrapping_add(px);
+                (px, j) = (px.wrapping_add(pixel), j + 1);
+                if j == npix {
+                    (tile, px, j) = (tile.wrapping_add(tstep), 0, 0);
+                }
+            }
+            Runs {
+                rows,
+                len,
+                chunk: per * npix,
+                base,
+                cstep: per.wrapping_mul(tstep),
+            }
         }
     }
 
@@ -1336,65 +1403,6 @@ mod x86 {
             true
         }
 
-        /// The pixel runs of a transposed grid: `len` consecutive elements on the
-        /// strided side per row of `rows`, taken in chunks of `chunk <= 16` pixels that
-        /// start at a W-tile boundary (or, in tiles wider than 16 pixels, every 16
-        /// pixels of one tile), so every chunk has the same direct-side shape: its pixel
-        /// `i` lies `base[i]` bytes after the chunk's first, and chunks are `cstep`
-        /// bytes apart there.
-        struct Runs {
-            rows: Grid,
-            len: usize,
-            chunk: usize,
-            base: [usize; 16],
-            cstep: usize,
-        }
-
-        impl Runs {
-            /// The runs of `g` when the strided side's W-tile step is `wstep` and its
-            /// elements `w` wide, and the direct side's pixels are `pixel` bytes apart
-            /// and its W tiles `tstep`: one run per row, or per row of W tiles when the
-            /// pixels continue from tile to tile (`wstep == npix * w`) and a tile row
-            /// is narrower than a chunk. Offsets past the grid are computed with
-            /// wrapping arithmetic and never used.
-            fn new(r: Row, g: Grid, wstep: usize, w: usize, pixel: usize, tstep: usize) -> Runs {
-                let npix = r.npix;
-                let merge = g[0].0 > 1 && npix < 16 && wstep == npix * w;
-                let (rows, len) = if merge {
-                    ([(1, 0, 0), g[1], g[2]], g[0].0 * npix)
-                } else {
-                    (g, npix)
-                };
-                if npix >= 16 {
-                    return Runs {
-                        rows,
-                        len,
-                        chunk: 16,
-                        base: std::array::from_fn(|i| i.wrapping_mul(pixel)),
-                        cstep: pixel.wrapping_mul(16),
-                    };
-                }
-                let per = 16 / npix;
-                // Pixel `i` of a chunk: `i / npix` tiles and `i % npix` pixels in.
-                let mut base = [0usize; 16];
-                let (mut tile, mut px, mut j) = (0usize, 0usize, 0);
-                for b in base.iter_mut() {
-                    *b = tile.wrapping_add(px);
-                    (px, j) = (px.wrapping_add(pixel), j + 1);
-                    if j == npix {
-                        (tile, px, j) = (tile.wrapping_add(tstep), 0, 0);
-                    }
-                }
-                Runs {
-                    rows,
-                    len,
-                    chunk: per * npix,
-                    base,
-                    cstep: per.wrapping_mul(tstep),
-                }
-            }
-        }
-
         /// Lane indices of the four stages of [`transpose16`]: for bit `b` (8, 4, 2, 1),
         /// the new row `i` (`i & b == 0`) and the new row `i + b`, as `vpermt2d` indices
         /// into (row `i`, row `i + b`).
@@ -1478,7 +1486,7 @@ mod x86 {
             g: Grid,
         ) {
             let df = fixed::<D>(d.fmt, DP);
-            let runs = Runs::new(r, g, g[0].1, S::W, d.pixel, g[0].2);
+            let runs = Runs::new(r, g, (g[0].1, S::W), (d.pixel, g[0].2), 16);
             let last = r.groups() - 1;
             // SAFETY: rows in bounds (contract). A run's pixels are consecutive source
             // elements (`s.pixel == S::W`, and across W tiles `g[0].1 == npix * S::W`)
@@ -1658,7 +1666,7 @@ mod x86 {
             g: Grid,
         ) {
             let sf = fixed::<S>(s.fmt, SP);
-            let runs = Runs::new(r, g, g[0].2, D::W, s.pixel, g[0].1);
+            let runs = Runs::new(r, g, (g[0].2, D::W), (s.pixel, g[0].1), 16);
             let last = r.groups() - 1;
             // SAFETY: rows in bounds (contract). A run's pixels are consecutive
             // destination elements (`d.pixel == D::W`, and across W tiles
@@ -1966,8 +1974,283 @@ mod x86 {
                 // SAFETY: same contract, direct formats.
                 unsafe { by_fmts!(grid_direct, s, d, (src, s, dst, d, r, g)) }
             } else {
-                // SAFETY: same contract.
-                unsafe { grid_strided::<S, D>(src, s, dst, d, r, g) }
+                // SAFETY: same contract; `transposed` checks its own conditions.
+                unsafe {
+                    if !transposed::<S, D>(src, s, dst, d, r, g) {
+                        grid_strided::<S, D>(src, s, dst, d, r, g);
+                    }
+                }
+            }
+        }
+
+        /// The AVX2 form of the AVX-512 `transposed` (see there): chunks of up to 8
+        /// pixels, blocks of up to 8 channels, an 8x8 transpose of 32-bit lanes by
+        /// unpacks and 128-bit permutes. AVX2 has no 16-bit masked loads or stores, so
+        /// a partial chunk or block of 16-bit elements (or any of byte planes) goes
+        /// through a stack buffer element by element; 32-bit ones use `vpmaskmovd`.
+        /// Returns `false`, touching nothing, when the grid is not this case.
+        ///
+        /// # Safety
+        /// As for `grid`.
+        #[inline(never)]
+        #[target_feature(enable = "avx2,f16c")]
+        unsafe fn transposed<S: Elem, D: Elem>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) -> bool {
+            // SAFETY: same contract; the callees' conditions (the side's format and
+            // dense pixels, the other side direct) hold here.
+            unsafe {
+                match (s.fmt, d.fmt) {
+                    (Fmt::Elements(cs), df) if s.pixel == S::W && cs != S::W && direct::<D>(df) => {
+                        tess_t::<S, D>(src, s, cs, dst, d, r, g)
+                    }
+                    (sf, Fmt::Elements(cs)) if d.pixel == D::W && cs != D::W && direct::<S>(sf) => {
+                        untess_t::<S, D>(src, s, dst, d, cs, r, g)
+                    }
+                    _ => return false,
+                }
+            }
+            true
+        }
+
+        /// Lanes below `n` (of 8 32-bit lanes) as a `vpmaskmovd` mask.
+        #[inline]
+        #[target_feature(enable = "avx2,f16c")]
+        fn lane_mask(n: usize) -> __m256i {
+            _mm256_cmpgt_epi32(
+                _mm256_set1_epi32(n as i32),
+                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+            )
+        }
+
+        /// Transposes the 8x8 matrix of 32-bit lanes `v` in place.
+        #[inline(always)]
+        fn transpose8(v: &mut [__m256i; 8]) {
+            // SAFETY: register-only shuffles; AVX2 enabled by callers.
+            unsafe {
+                let t0 = _mm256_unpacklo_epi32(v[0], v[1]);
+                let t1 = _mm256_unpackhi_epi32(v[0], v[1]);
+                let t2 = _mm256_unpacklo_epi32(v[2], v[3]);
+                let t3 = _mm256_unpackhi_epi32(v[2], v[3]);
+                let t4 = _mm256_unpacklo_epi32(v[4], v[5]);
+                let t5 = _mm256_unpackhi_epi32(v[4], v[5]);
+                let t6 = _mm256_unpacklo_epi32(v[6], v[7]);
+                let t7 = _mm256_unpackhi_epi32(v[6], v[7]);
+                // u_c: columns c (low 128 bits) and c + 4 (high) of rows 0..4 / 4..8.
+                let u0 = _mm256_unpacklo_epi64(t0, t2);
+                let u1 = _mm256_unpackhi_epi64(t0, t2);
+                let u2 = _mm256_unpacklo_epi64(t1, t3);
+                let u3 = _mm256_unpackhi_epi64(t1, t3);
+                let u4 = _mm256_unpacklo_epi64(t4, t6);
+                let u5 = _mm256_unpackhi_epi64(t4, t6);
+                let u6 = _mm256_unpacklo_epi64(t5, t7);
+                let u7 = _mm256_unpackhi_epi64(t5, t7);
+                v[0] = _mm256_permute2x128_si256::<0x20>(u0, u4);
+                v[1] = _mm256_permute2x128_si256::<0x20>(u1, u5);
+                v[2] = _mm256_permute2x128_si256::<0x20>(u2, u6);
+                v[3] = _mm256_permute2x128_si256::<0x20>(u3, u7);
+                v[4] = _mm256_permute2x128_si256::<0x31>(u0, u4);
+                v[5] = _mm256_permute2x128_si256::<0x31>(u1, u5);
+                v[6] = _mm256_permute2x128_si256::<0x31>(u2, u6);
+                v[7] = _mm256_permute2x128_si256::<0x31>(u3, u7);
+            }
+        }
+
+        /// 8 32-bit lanes holding 16-bit values, packed to 8 16-bit lanes.
+        #[inline]
+        #[target_feature(enable = "avx2,f16c")]
+        fn pack16(v: __m256i) -> __m128i {
+            _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v))
+        }
+
+        /// Elements `k..k + n` (`n <= 8`) of the group at `p` as 32-bit lanes (16-bit
+        /// elements zero-extended), lanes from `n` on zero.
+        ///
+        /// # Safety
+        /// Those elements are readable; AVX2 available.
+        #[inline(always)]
+        unsafe fn load8<E: Elem>(p: *const u8, f: Fmt, k: usize, n: usize) -> __m256i {
+            // SAFETY: full blocks read exactly 8 elements; `vpmaskmovd` reads only the
+            // lanes of its mask; the buffer path reads elements below `n`.
+            unsafe {
+                match (E::W, n) {
+                    (4, 8) => _mm256_loadu_si256(p.add(4 * k).cast()),
+                    (4, _) => _mm256_maskload_epi32(p.add(4 * k).cast(), lane_mask(n)),
+                    (_, 8) => _mm256_cvtepu16_epi32(load16(p, f, k)),
+                    _ => {
+                        let mut a = [0u32; 8];
+                        for (l, x) in a.iter_mut().enumerate().take(n) {
+                            *x = read::<E>(p, f, k + l);
+                        }
+                        _mm256_loadu_si256(a.as_ptr().cast())
+                    }
+                }
+            }
+        }
+
+        /// Writes the low `n` (`<= 8`) of the 32-bit lanes `v` (16-bit values for
+        /// 2-byte `E`) as elements `k..k + n` of the group at `p`.
+        ///
+        /// # Safety
+        /// Those elements are writable; AVX2 available.
+        #[inline(always)]
+        unsafe fn store8<E: Elem>(p: *mut u8, f: Fmt, k: usize, n: usize, v: __m256i) {
+            // SAFETY: full blocks write exactly 8 elements; `vpmaskmovd` writes only the
+            // lanes of its mask; the buffer path writes elements below `n`.
+            unsafe {
+                match (E::W, n) {
+                    (4, 8) => _mm256_storeu_si256(p.add(4 * k).cast(), v),
+                    (4, _) => _mm256_maskstore_epi32(p.add(4 * k).cast(), lane_mask(n), v),
+                    (_, 8) => store16(p, f, k, pack16(v)),
+                    _ => {
+                        let mut a = [0u32; 8];
+                        _mm256_storeu_si256(a.as_mut_ptr().cast(), v);
+                        for (l, &x) in a.iter().enumerate().take(n) {
+                            write::<E>(p, f, k + l, x);
+                        }
+                    }
+                }
+            }
+        }
+
+        /// 8 lanes of `S` bits (32-bit lanes) converted to `D` bits (32-bit lanes).
+        #[inline]
+        #[target_feature(enable = "avx2,f16c")]
+        fn convert8<S: Elem, D: Elem>(x: __m256i) -> __m256i {
+            match (S::W, D::W) {
+                (4, 4) => x,
+                (4, _) => _mm256_cvtepu16_epi32(narrow(D::DTYPE, x)),
+                (_, 4) => widen(S::DTYPE, pack16(x)),
+                _ if S::DTYPE == D::DTYPE => x,
+                _ => _mm256_cvtepu16_epi32(narrow(D::DTYPE, widen(S::DTYPE, pack16(x)))),
+            }
+        }
+
+        /// CastTess from strided channels of dense pixels (see [`transposed`]).
+        ///
+        /// # Safety
+        /// As for `grid`; `s.fmt == Fmt::Elements(cs)`, `s.pixel == S::W`, `d.fmt`
+        /// direct.
+        #[inline(never)]
+        #[target_feature(enable = "avx2,f16c")]
+        unsafe fn tess_t<S: Elem, D: Elem>(
+            src: *const u8,
+            s: Side,
+            cs: usize,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
+            let runs = Runs::new(r, g, (g[0].1, S::W), (d.pixel, g[0].2), 8);
+            let last = r.groups() - 1;
+            let sf = Fmt::Elements(S::W);
+            // SAFETY: rows in bounds (contract). A run's pixels are consecutive source
+            // elements (`s.pixel == S::W`, and across W tiles `g[0].1 == npix * S::W`)
+            // and direct pixels at `base` from their chunk's first, exactly the grid's
+            // pixels; each block reads pixels below `n` of channels below `nv` (a
+            // channel's pixels are consecutive elements, so `load8` reads them as one
+            // run) and writes slots below `ns` of pixels below `n`.
+            unsafe {
+                for_each_row(src, dst, runs.rows, |sr, dr| {
+                    for gi in 0..=last {
+                        let (nv, ns) = r.group(gi);
+                        let sg = sr.wrapping_add(gi * s.group);
+                        let dg = dr.wrapping_add(gi * d.group);
+                        let (mut p0, mut dc) = (0, dg);
+                        while p0 < runs.len {
+                            let n = (runs.len - p0).min(runs.chunk);
+                            let sp = sg.add(p0 * S::W);
+                            let mut k = 0;
+                            while k < ns {
+                                let nvb = nv.saturating_sub(k).min(8);
+                                let nsb = (ns - k).min(8);
+                                let mut v = [_mm256_setzero_si256(); 8];
+                                for (c, vc) in v.iter_mut().enumerate() {
+                                    if c < nvb {
+                                        let x = load8::<S>(sp.add((k + c) * cs), sf, 0, n);
+                                        *vc = convert8::<S, D>(x);
+                                    }
+                                }
+                                if nvb > 0 {
+                                    transpose8(&mut v);
+                                }
+                                for (i, &vi) in v.iter().enumerate().take(n) {
+                                    store8::<D>(dc.add(runs.base[i]), d.fmt, k, nsb, vi);
+                                }
+                                k += 8;
+                            }
+                            p0 += runs.chunk;
+                            dc = dc.wrapping_add(runs.cstep);
+                        }
+                    }
+                })
+            }
+        }
+
+        /// CastUntess into strided channels of dense pixels (see [`transposed`]).
+        ///
+        /// # Safety
+        /// As for `grid`; `d.fmt == Fmt::Elements(cs)`, `d.pixel == D::W`, `s.fmt`
+        /// direct.
+        #[inline(never)]
+        #[target_feature(enable = "avx2,f16c")]
+        unsafe fn untess_t<S: Elem, D: Elem>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            cs: usize,
+            r: Row,
+            g: Grid,
+        ) {
+            let runs = Runs::new(r, g, (g[0].2, D::W), (s.pixel, g[0].1), 8);
+            let last = r.groups() - 1;
+            let df = Fmt::Elements(D::W);
+            // SAFETY: rows in bounds (contract). A run's pixels are consecutive
+            // destination elements (`d.pixel == D::W`, and across W tiles
+            // `g[0].2 == npix * D::W`) and direct pixels at `base` from their chunk's
+            // first, exactly the grid's pixels; each block reads elements below `nv`
+            // of pixels below `n` and writes pixels below `n` (one run per channel) of
+            // channels below `ns`.
+            unsafe {
+                for_each_row(src, dst, runs.rows, |sr, dr| {
+                    for gi in 0..=last {
+                        let (nv, ns) = r.group(gi);
+                        let sg = sr.wrapping_add(gi * s.group);
+                        let dg = dr.wrapping_add(gi * d.group);
+                        let (mut p0, mut sc) = (0, sg);
+                        while p0 < runs.len {
+                            let n = (runs.len - p0).min(runs.chunk);
+                            let dp = dg.add(p0 * D::W);
+                            let mut k = 0;
+                            while k < ns {
+                                let nvb = nv.saturating_sub(k).min(8);
+                                let nsb = (ns - k).min(8);
+                                let mut v = [_mm256_setzero_si256(); 8];
+                                if nvb > 0 {
+                                    for (i, vi) in v.iter_mut().enumerate().take(n) {
+                                        *vi = load8::<S>(sc.add(runs.base[i]), s.fmt, k, nvb);
+                                    }
+                                    transpose8(&mut v);
+                                }
+                                // Rows from `nvb` on are zeros, which convert to zeros.
+                                for (c, &vc) in v.iter().enumerate().take(nsb) {
+                                    let y = convert8::<S, D>(vc);
+                                    store8::<D>(dp.add((k + c) * cs), df, 0, n, y);
+                                }
+                                k += 8;
+                            }
+                            p0 += runs.chunk;
+                            sc = sc.wrapping_add(runs.cstep);
+                        }
+                    }
+                })
             }
         }
 
@@ -2042,7 +2325,8 @@ mod x86 {
             }
         }
 
-        /// Grids with a strided side: every 8-lane block through two stack buffers.
+        /// Grids with a strided side that [`transposed`] does not take: every 8-lane
+        /// block through two stack buffers.
         ///
         /// # Safety
         /// As for `grid`.

@@ -505,11 +505,13 @@ mod x86 {
             lanes: usize,
         ) -> Runs {
             let npix = r.npix;
-            let merge = g[0].0 > 1 && npix < lanes && wstep == npix * w;
-            let (rows, len) = if merge {
-                ([(1, 0, 0), g[1], g[2]], g[0].0 * npix)
-            } else {
-                (g, npix)
+            let merged = g[0]
+                .0
+                .checked_mul(npix)
+                .filter(|_| g[0].0 > 1 && npix < lanes && npix.checked_mul(w) == Some(wstep));
+            let (rows, len) = match merged {
+                Some(len) => ([(1, 0, 0), g[1], g[2]], len),
+                None => (g, npix),
             };
             if npix >= lanes {
                 return Runs {

@@ -1359,15 +1359,17 @@ mod x86 {
         /// of it, against tiled pixels) is a transpose, run here instead of through
         /// `grid_strided`'s scalar gather: the strided side's pixels are taken in chunks
         /// of 16 consecutive elements (across the W tiles of a row when its pixel run
-        /// continues from tile to tile), and each 16-channel block of a group is one
-        /// 16x16 transpose of 32-bit lanes in registers. CastTess loads 16 pixels of each
-        /// channel (one masked load per channel run), converts them, transposes and
+        /// continues from tile to tile), and each block of up to 16 channels of a group
+        /// is one 16x16 transpose of 32-bit lanes in registers (16-bit elements move as
+        /// channel pairs, 8 rows). CastTess loads 16 pixels of each channel (one load
+        /// per channel run, masked for a partial chunk), converts them, transposes and
         /// stores every pixel's slots with the channel padding zeroed; CastUntess loads
-        /// each pixel's channels, transposes, converts and stores each channel's 16
-        /// pixels with one masked store. Covers every dtype pair, 4- and 2-byte
-        /// elements and BF16 byte planes on the direct side. Returns `false`, touching
-        /// nothing, when the grid is not this case (then `grid_strided` runs it): both
-        /// sides strided, or strided pixels on the strided side.
+        /// each pixel's channels, transposes, converts (F32 to 16 bits: converts each
+        /// pixel as it loads it) and stores each channel's pixels with one store.
+        /// Covers every dtype pair, 4- and 2-byte elements and BF16 byte planes on the
+        /// direct side. Returns `false`, touching nothing, when the grid is not this
+        /// case (then `grid_strided` runs it): both sides strided, or strided pixels on
+        /// the strided side.
         ///
         /// # Safety
         /// As for `grid`.

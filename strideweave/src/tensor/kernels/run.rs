@@ -1473,6 +1473,56 @@ mod x86 {
             stage!(3, 1, 0 2 4 6 8 10 12 14);
         }
 
+        /// `vpermt2d` indices interleaving two rows' lanes `8x..8x + 8` (`[x]`), and
+        /// picking pixel `j`'s four lanes from two such interleavings (`[2 + j]`).
+        const NARROW_IDX: [[u32; 16]; 10] = {
+            let mut t = [[0u32; 16]; 10];
+            let mut x = 0;
+            while x < 2 {
+                let mut j = 0;
+                while j < 8 {
+                    t[x][2 * j] = (8 * x + j) as u32;
+                    t[x][2 * j + 1] = (16 + 8 * x + j) as u32;
+                    j += 1;
+                }
+                x += 1;
+            }
+            let mut j = 0;
+            while j < 8 {
+                let l = 2 * j as u32;
+                t[2 + j][0] = l;
+                t[2 + j][1] = l + 1;
+                t[2 + j][2] = 16 + l;
+                t[2 + j][3] = 17 + l;
+                j += 1;
+            }
+            t
+        };
+
+        /// [`transpose16`] of a matrix whose rows from 4 on are zero (at most 4
+        /// channels, or channel pairs, per pixel): rows 0/1 and 2/3 are interleaved
+        /// (4 `vpermt2d`), then each pixel's four lanes are one zero-masked `vpermt2d`
+        /// of them, 20 shuffles instead of the network's 56.
+        #[inline(always)]
+        fn transpose4x16(v: &mut [__m512i; 16]) {
+            // SAFETY: 64-byte reads of the 64-byte rows of a constant table; register
+            // permutations (AVX-512 F enabled by callers).
+            unsafe {
+                let idx = |k: usize| _mm512_loadu_si512(NARROW_IDX[k].as_ptr().cast());
+                let a = [
+                    _mm512_permutex2var_epi32(v[0], idx(0), v[1]),
+                    _mm512_permutex2var_epi32(v[0], idx(1), v[1]),
+                ];
+                let b = [
+                    _mm512_permutex2var_epi32(v[2], idx(0), v[3]),
+                    _mm512_permutex2var_epi32(v[2], idx(1), v[3]),
+                ];
+                seq16!(i => {
+                    v[i] = _mm512_maskz_permutex2var_epi32(0xF, a[i / 8], idx(2 + i % 8), b[i / 8]);
+                });
+            }
+        }
+
         /// CastTess from strided channels of dense pixels (see [`transposed`]).
         ///
         /// # Safety
@@ -1590,7 +1640,11 @@ mod x86 {
                                 v[c] = load(c);
                             }
                         });
-                        transpose16(&mut v);
+                        if NB <= 4 {
+                            transpose4x16(&mut v);
+                        } else {
+                            transpose16(&mut v);
+                        }
                     } else if NB > 0 {
                         // 16-bit lanes: row `j` holds channels `2j` and `2j + 1` of
                         // each pixel in one 32-bit lane, so 8 rows transpose to each
@@ -1607,7 +1661,11 @@ mod x86 {
                                 v[j] = _mm512_permutex2var_epi16(lo, pair, hi);
                             }
                         });
-                        transpose16(&mut v);
+                        if NB <= 8 {
+                            transpose4x16(&mut v);
+                        } else {
+                            transpose16(&mut v);
+                        }
                     }
                     seq16!(i => {
                         if i < self.n {

@@ -1502,7 +1502,8 @@ mod x86 {
         /// [`transpose16`] of a matrix whose rows from 4 on are zero (at most 4
         /// channels, or channel pairs, per pixel): rows 0/1 and 2/3 are interleaved
         /// (4 `vpermt2d`), then each pixel's four lanes are one zero-masked `vpermt2d`
-        /// of them, 20 shuffles instead of the network's 56.
+        /// of them: 20 shuffles (the network is 64 before the compiler folds the zero
+        /// rows).
         #[inline(always)]
         fn transpose4x16(v: &mut [__m512i; 16]) {
             // SAFETY: 64-byte reads of the 64-byte rows of a constant table; register

@@ -7,9 +7,11 @@
 //! the channel tiles, padded to `slots` with zeros) and CastUntess (the same, read back)
 //! all reduce to [`convert_grid`]. Each instruction-set path converts 16-lane blocks:
 //! AVX-512 with masked loads and stores for the partial block at a group's end (groups of
-//! whole blocks take an unmasked fast path, `grid_whole`), AVX2/F16C
-//! with 8-lane blocks and a narrow tail through a stack buffer, and a portable scalar
-//! loop, the reference the vector paths are tested against.
+//! whole blocks take an unmasked fast path, `grid_whole`; strided channels of
+//! consecutive pixels against tiled pixels are a register transpose, `transposed`),
+//! AVX2/F16C with 8-lane blocks and a narrow tail through a stack buffer (and an 8x8
+//! transpose for the same strided channels), and a portable scalar loop, the reference
+//! the vector paths are tested against.
 
 use crate::tensor::convert::{cvt, ConvertPath, Elem};
 
@@ -509,6 +511,74 @@ mod x86 {
         }
     }
 
+    /// The pixel runs of a transposed grid (`transposed` of a vector path with
+    /// `lanes` lanes, 8 or 16): `len` consecutive elements on the strided side per row
+    /// of `rows`, taken in chunks of `chunk <= lanes` pixels that start at a W-tile
+    /// boundary (or, in tiles of at least `lanes` pixels, every `lanes` pixels of one
+    /// tile), so every chunk has the same direct-side shape: its pixel `i` lies
+    /// `base[i]` bytes after the chunk's first, and chunks are `cstep` bytes apart
+    /// there.
+    struct Runs {
+        rows: Grid,
+        len: usize,
+        chunk: usize,
+        base: [usize; 16],
+        cstep: usize,
+    }
+
+    impl Runs {
+        /// The runs of `g` when the strided side's W-tile step is `wstep` and its
+        /// elements `w` wide, and the direct side's pixels are `pixel` bytes apart
+        /// and its W tiles `tstep`: one run per row, or per row of W tiles when the
+        /// pixels continue from tile to tile (`wstep == npix * w`) and a tile row
+        /// is narrower than a chunk. Offsets past the grid are computed with
+        /// wrapping arithmetic and never used.
+        fn new(
+            r: Row,
+            g: Grid,
+            (wstep, w): (usize, usize),
+            (pixel, tstep): (usize, usize),
+            lanes: usize,
+        ) -> Runs {
+            let npix = r.npix;
+            let merged = g[0]
+                .0
+                .checked_mul(npix)
+                .filter(|_| g[0].0 > 1 && npix < lanes && npix.checked_mul(w) == Some(wstep));
+            let (rows, len) = match merged {
+                Some(len) => ([(1, 0, 0), g[1], g[2]], len),
+                None => (g, npix),
+            };
+            if npix >= lanes {
+                return Runs {
+                    rows,
+                    len,
+                    chunk: lanes,
+                    base: std::array::from_fn(|i| i.wrapping_mul(pixel)),
+                    cstep: pixel.wrapping_mul(lanes),
+                };
+            }
+            let per = lanes / npix;
+            // Pixel `i` of a chunk: `i / npix` tiles and `i % npix` pixels in.
+            let mut base = [0usize; 16];
+            let (mut tile, mut px, mut j) = (0usize, 0usize, 0);
+            for b in base.iter_mut() {
+                *b = tile.wrapping_add(px);
+                (px, j) = (px.wrapping_add(pixel), j + 1);
+                if j == npix {
+                    (tile, px, j) = (tile.wrapping_add(tstep), 0, 0);
+                }
+            }
+            Runs {
+                rows,
+                len,
+                chunk: per * npix,
+                base,
+                cstep: per.wrapping_mul(tstep),
+            }
+        }
+    }
+
     pub(super) mod avx512 {
         use super::*;
         use std::arch::x86_64::*;
@@ -527,8 +597,13 @@ mod x86 {
             g: Grid,
         ) {
             if !direct::<S>(s.fmt) || !direct::<D>(d.fmt) {
-                // SAFETY: same contract.
-                return unsafe { grid_strided::<S, D>(src, s, dst, d, r, g) };
+                // SAFETY: same contract; `transposed` checks its own conditions.
+                unsafe {
+                    if !transposed::<S, D>(src, s, dst, d, r, g) {
+                        grid_strided::<S, D>(src, s, dst, d, r, g);
+                    }
+                }
+                return;
             }
             if r.valid.is_multiple_of(r.slots) && r.slots.is_multiple_of(16) {
                 // SAFETY: same contract; every group is `slots` elements, whole blocks.
@@ -1316,8 +1391,9 @@ mod x86 {
             }
         }
 
-        /// Grids with a strided side: 16 elements at a time gathered into a stack buffer,
-        /// converted by the same block, and scattered.
+        /// Grids with a strided side that [`transposed`] does not take (strided pixels
+        /// as well as strided channels, or both sides strided): 16 elements at a time
+        /// gathered into a stack buffer, converted by the same block, and scattered.
         ///
         /// # Safety
         /// As for `grid`.
@@ -1354,6 +1430,534 @@ mod x86 {
                     }
                 })
             };
+        }
+
+        /// Strided channels with dense pixels on one side (NCHW data, or a strided view
+        /// of it, against tiled pixels) is a transpose, run here instead of through
+        /// `grid_strided`'s scalar gather: the strided side's pixels are taken in chunks
+        /// of 16 consecutive elements (across the W tiles of a row when its pixel run
+        /// continues from tile to tile), and each block of up to 16 channels of a group
+        /// is one 16x16 transpose of 32-bit lanes in registers (16-bit elements move as
+        /// channel pairs, 8 rows). CastTess loads 16 pixels of each channel (one load
+        /// per channel run, masked for a partial chunk), converts them, transposes and
+        /// stores every pixel's slots with the channel padding zeroed; CastUntess loads
+        /// each pixel's channels, transposes, converts (F32 to 16 bits: converts each
+        /// pixel as it loads it) and stores each channel's pixels with one store.
+        /// Covers every dtype pair, 4- and 2-byte elements and BF16 byte planes on the
+        /// direct side. Returns `false`, touching nothing, when the grid is not this
+        /// case (then `grid_strided` runs it): both sides strided, or strided pixels on
+        /// the strided side.
+        ///
+        /// # Safety
+        /// As for `grid`.
+        #[inline(never)]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn transposed<S: Elem, D: Elem>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) -> bool {
+            // SAFETY: same contract; the callees' conditions (the side's format and
+            // dense pixels, the other side direct, `SP`/`DP` its variant) hold here.
+            unsafe {
+                match (s.fmt, d.fmt) {
+                    (Fmt::Elements(cs), df) if s.pixel == S::W && cs != S::W && direct::<D>(df) => {
+                        if matches!(df, Fmt::Planes(_)) {
+                            tess_t::<S, D, true>(src, s, cs, dst, d, r, g)
+                        } else {
+                            tess_t::<S, D, false>(src, s, cs, dst, d, r, g)
+                        }
+                    }
+                    (sf, Fmt::Elements(cs)) if d.pixel == D::W && cs != D::W && direct::<S>(sf) => {
+                        if matches!(sf, Fmt::Planes(_)) {
+                            untess_t::<S, D, true>(src, s, dst, d, cs, r, g)
+                        } else {
+                            untess_t::<S, D, false>(src, s, dst, d, cs, r, g)
+                        }
+                    }
+                    _ => return false,
+                }
+            }
+            true
+        }
+
+        /// Lane indices of the four stages of [`transpose16`]: for bit `b` (8, 4, 2, 1),
+        /// the new row `i` (`i & b == 0`) and the new row `i + b`, as `vpermt2d` indices
+        /// into (row `i`, row `i + b`).
+        const TRANSPOSE_IDX: [[u32; 16]; 8] = {
+            let mut t = [[0u32; 16]; 8];
+            let mut st = 0;
+            while st < 4 {
+                let b = 8u32 >> st;
+                let mut l = 0u32;
+                while l < 16 {
+                    let (lo, hi) = if l & b == 0 {
+                        (l, l + b)
+                    } else {
+                        (16 + l - b, 16 + l)
+                    };
+                    t[2 * st][l as usize] = lo;
+                    t[2 * st + 1][l as usize] = hi;
+                    l += 1;
+                }
+                st += 1;
+            }
+            t
+        };
+
+        /// Runs `$body` with `$i` bound to each of 0..16 in turn, unrolled, so that arrays
+        /// of vectors indexed by `$i` stay in registers.
+        macro_rules! seq16 {
+            ($i:ident => $body:block) => {
+                seq16!(@ $i $body 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+            };
+            (@ $i:ident $body:block $($n:literal)*) => {
+                $({
+                    let $i: usize = $n;
+                    $body
+                })*
+            };
+        }
+
+        /// Transposes the 16x16 matrix of 32-bit lanes `v` (row `i`, lane `l`) in
+        /// place: for each bit `b` of the index (8, 4, 2, 1), rows `i` and `i + b`
+        /// (`i & b == 0`) swap their off-diagonal `b`-lane blocks. Straight-line code
+        /// with constant indices: `v` stays in registers, the compiler sees each step as
+        /// a fixed shuffle (and folds the steps on rows known to be zero, or whose
+        /// results are never used).
+        #[inline(always)]
+        fn transpose16(v: &mut [__m512i; 16]) {
+            // SAFETY: 64-byte reads of the 64-byte rows of a constant table.
+            let idx: [__m512i; 8] = std::array::from_fn(|k| unsafe {
+                _mm512_loadu_si512(TRANSPOSE_IDX[k].as_ptr().cast())
+            });
+            macro_rules! stage {
+                ($st:literal, $b:literal, $($i:literal)*) => {$(
+                    let (x, y) = (v[$i], v[$i + $b]);
+                    // SAFETY: register-only permutations; AVX-512 F enabled by callers.
+                    unsafe {
+                        v[$i] = _mm512_permutex2var_epi32(x, idx[2 * $st], y);
+                        v[$i + $b] = _mm512_permutex2var_epi32(x, idx[2 * $st + 1], y);
+                    }
+                )*};
+            }
+            stage!(0, 8, 0 1 2 3 4 5 6 7);
+            stage!(1, 4, 0 1 2 3 8 9 10 11);
+            stage!(2, 2, 0 1 4 5 8 9 12 13);
+            stage!(3, 1, 0 2 4 6 8 10 12 14);
+        }
+
+        /// `vpermt2d` indices interleaving two rows' lanes `8x..8x + 8` (`[x]`), and
+        /// picking pixel `j`'s four lanes from two such interleavings (`[2 + j]`).
+        const NARROW_IDX: [[u32; 16]; 10] = {
+            let mut t = [[0u32; 16]; 10];
+            let mut x = 0;
+            while x < 2 {
+                let mut j = 0;
+                while j < 8 {
+                    t[x][2 * j] = (8 * x + j) as u32;
+                    t[x][2 * j + 1] = (16 + 8 * x + j) as u32;
+                    j += 1;
+                }
+                x += 1;
+            }
+            let mut j = 0;
+            while j < 8 {
+                let l = 2 * j as u32;
+                t[2 + j][0] = l;
+                t[2 + j][1] = l + 1;
+                t[2 + j][2] = 16 + l;
+                t[2 + j][3] = 17 + l;
+                j += 1;
+            }
+            t
+        };
+
+        /// [`transpose16`] of a matrix whose rows from 4 on are zero (at most 4
+        /// channels, or channel pairs, per pixel): rows 0/1 and 2/3 are interleaved
+        /// (4 `vpermt2d`), then each pixel's four lanes are one zero-masked `vpermt2d`
+        /// of them: 20 shuffles (the network is 64 before the compiler folds the zero
+        /// rows).
+        #[inline(always)]
+        fn transpose4x16(v: &mut [__m512i; 16]) {
+            // SAFETY: 64-byte reads of the 64-byte rows of a constant table; register
+            // permutations (AVX-512 F enabled by callers).
+            unsafe {
+                let idx = |k: usize| _mm512_loadu_si512(NARROW_IDX[k].as_ptr().cast());
+                let a = [
+                    _mm512_permutex2var_epi32(v[0], idx(0), v[1]),
+                    _mm512_permutex2var_epi32(v[0], idx(1), v[1]),
+                ];
+                let b = [
+                    _mm512_permutex2var_epi32(v[2], idx(0), v[3]),
+                    _mm512_permutex2var_epi32(v[2], idx(1), v[3]),
+                ];
+                seq16!(i => {
+                    v[i] = _mm512_maskz_permutex2var_epi32(0xF, a[i / 8], idx(2 + i % 8), b[i / 8]);
+                });
+            }
+        }
+
+        /// CastTess from strided channels of dense pixels (see [`transposed`]).
+        ///
+        /// # Safety
+        /// As for `grid`; `s.fmt == Fmt::Elements(cs)`, `s.pixel == S::W`, `d.fmt`
+        /// direct with `DP` its variant.
+        #[inline(never)]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn tess_t<S: Elem, D: Elem, const DP: bool>(
+            src: *const u8,
+            s: Side,
+            cs: usize,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
+            let df = fixed::<D>(d.fmt, DP);
+            let runs = Runs::new(r, g, (g[0].1, S::W), (d.pixel, g[0].2), 16);
+            let last = r.groups() - 1;
+            // SAFETY: rows in bounds (contract). A run's pixels are consecutive source
+            // elements (`s.pixel == S::W`, and across W tiles `g[0].1 == npix * S::W`)
+            // and direct pixels at `base` from their chunk's first, exactly the grid's pixels; each block
+            // reads lanes below `n` of channels below `nv` and writes slots below `ns`
+            // of pixels below `n`, all inside their groups.
+            unsafe {
+                for_each_row(src, dst, runs.rows, |sr, dr| {
+                    for gi in 0..=last {
+                        let (nv, ns) = r.group(gi);
+                        let sg = sr.wrapping_add(gi * s.group);
+                        let dg = dr.wrapping_add(gi * d.group);
+                        let (mut p0, mut dc) = (0, dg);
+                        while p0 < runs.len {
+                            let n = (runs.len - p0).min(runs.chunk);
+                            let b = TessBlock {
+                                sp: sg.add(p0 * S::W),
+                                cs,
+                                pm: mask(n),
+                                dg: dc,
+                                off: &runs.base,
+                                n,
+                                df,
+                            };
+                            let mut k = 0;
+                            while k < ns {
+                                let nvb = nv.saturating_sub(k).min(16);
+                                let wm = mask((ns - k).min(16));
+                                match nvb {
+                                    0 => b.run::<S, D, 0>(k, 0, wm),
+                                    1..=4 => b.run::<S, D, 4>(k, nvb, wm),
+                                    5..=8 => b.run::<S, D, 8>(k, nvb, wm),
+                                    _ => b.run::<S, D, 16>(k, nvb, wm),
+                                }
+                                k += 16;
+                            }
+                            p0 += runs.chunk;
+                            dc = dc.wrapping_add(runs.cstep);
+                        }
+                    }
+                })
+            }
+        }
+
+        /// Bytes ahead of each channel run's current access that the transpose paths
+        /// prefetch (a hint; may point past the buffer, never dereferenced): the up to
+        /// 16 channel runs of a block are too many streams for the hardware prefetchers
+        /// (`[8,64,28,28]` CastUntess f32->f32: 107 -> 80 us; 512 or 1024 measured no
+        /// better).
+        const PREFETCH: usize = 256;
+
+        /// One chunk of `n <= 16` pixels of a `tess_t` group: source channel 0 of the
+        /// first pixel at `sp`, channels `cs` bytes apart, lanes `pm`; destination
+        /// pixel `i` at `dg + off[i]`.
+        struct TessBlock<'a> {
+            sp: *const u8,
+            cs: usize,
+            pm: __mmask16,
+            dg: *mut u8,
+            off: &'a [usize; 16],
+            n: usize,
+            df: Fmt,
+        }
+
+        impl TessBlock<'_> {
+            /// Converts channels `k..k + nvb` (`nvb <= NB`, rows from `NB` on known to
+            /// be zero) and writes slots `k..` of lanes `wm` of every pixel.
+            ///
+            /// # Safety
+            /// Those channels' `n` pixels are readable and slots writable; AVX-512
+            /// F/BW/VL/BF16 available.
+            #[inline(always)]
+            unsafe fn run<S: Elem, D: Elem, const NB: usize>(
+                &self,
+                k: usize,
+                nvb: usize,
+                wm: __mmask16,
+            ) {
+                // SAFETY: loads read lanes `pm` (the chunk's pixels) of channels below
+                // `nvb`; stores write lanes `wm` of slots `k..` of the chunk's pixels;
+                // prefetches are hints that never fault, whatever the address.
+                unsafe {
+                    let mut v = [_mm512_setzero_si512(); 16];
+                    let load = |c: usize| {
+                        let p = self.sp.add((k + c) * self.cs);
+                        _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(PREFETCH).cast());
+                        let x = if S::W == 4 {
+                            _mm512_maskz_loadu_epi32(self.pm, p.cast())
+                        } else {
+                            _mm512_zextsi256_si512(_mm256_maskz_loadu_epi16(self.pm, p.cast()))
+                        };
+                        convert16::<S, D>(x)
+                    };
+                    if NB > 0 && D::W == 4 {
+                        seq16!(c => {
+                            if c < NB && c < nvb {
+                                v[c] = load(c);
+                            }
+                        });
+                        if NB <= 4 {
+                            transpose4x16(&mut v);
+                        } else {
+                            transpose16(&mut v);
+                        }
+                    } else if NB > 0 {
+                        // 16-bit lanes: row `j` holds channels `2j` and `2j + 1` of
+                        // each pixel in one 32-bit lane, so 8 rows transpose to each
+                        // pixel's 16 slots in the low half of its row.
+                        let pair = _mm512_loadu_si512(PAIR_IDX.as_ptr().cast());
+                        seq16!(j => {
+                            if j < 8 && 2 * j < NB && 2 * j < nvb {
+                                let lo = load(2 * j);
+                                let hi = if 2 * j + 1 < nvb {
+                                    load(2 * j + 1)
+                                } else {
+                                    _mm512_setzero_si512()
+                                };
+                                v[j] = _mm512_permutex2var_epi16(lo, pair, hi);
+                            }
+                        });
+                        if NB <= 8 {
+                            transpose4x16(&mut v);
+                        } else {
+                            transpose16(&mut v);
+                        }
+                    }
+                    seq16!(i => {
+                        if i < self.n {
+                            let q = self.dg.add(self.off[i]);
+                            if D::W == 4 {
+                                if wm == 0xFFFF {
+                                    _mm512_storeu_si512(q.add(4 * k).cast(), v[i]);
+                                } else {
+                                    _mm512_mask_storeu_epi32(q.add(4 * k).cast(), wm, v[i]);
+                                }
+                            } else {
+                                store16(q, self.df, k, wm, _mm512_castsi512_si256(v[i]));
+                            }
+                        }
+                    });
+                }
+            }
+        }
+
+        /// `vpermt2w` indices interleaving the low 16 lanes of two vectors (lane `2l`
+        /// from the first, `2l + 1` from the second).
+        static PAIR_IDX: [u16; 32] = {
+            let mut a = [0u16; 32];
+            let mut l = 0;
+            while l < 16 {
+                a[2 * l] = l as u16;
+                a[2 * l + 1] = 32 + l as u16;
+                l += 1;
+            }
+            a
+        };
+
+        /// `vpermw` indices splitting interleaved 16-bit lanes: the even ones to the low
+        /// half, the odd ones to the high half (the inverse of [`PAIR_IDX`]).
+        static UNPAIR_IDX: [u16; 32] = {
+            let mut a = [0u16; 32];
+            let mut l = 0;
+            while l < 16 {
+                a[l] = 2 * l as u16;
+                a[16 + l] = 2 * l as u16 + 1;
+                l += 1;
+            }
+            a
+        };
+
+        /// CastUntess into strided channels of dense pixels (see [`transposed`]).
+        ///
+        /// # Safety
+        /// As for `grid`; `d.fmt == Fmt::Elements(cs)`, `d.pixel == D::W`, `s.fmt`
+        /// direct with `SP` its variant.
+        #[inline(never)]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn untess_t<S: Elem, D: Elem, const SP: bool>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            cs: usize,
+            r: Row,
+            g: Grid,
+        ) {
+            let sf = fixed::<S>(s.fmt, SP);
+            let runs = Runs::new(r, g, (g[0].2, D::W), (s.pixel, g[0].1), 16);
+            let last = r.groups() - 1;
+            // SAFETY: rows in bounds (contract). A run's pixels are consecutive
+            // destination elements (`d.pixel == D::W`, and across W tiles
+            // `g[0].2 == npix * D::W`) and direct pixels at `offsets`, exactly the grid's
+            // pixels; each block reads elements below `nv` of pixels below `n` and
+            // writes lanes below `n` of channels below `ns`, all inside their groups.
+            unsafe {
+                for_each_row(src, dst, runs.rows, |sr, dr| {
+                    for gi in 0..=last {
+                        let (nv, ns) = r.group(gi);
+                        let sg = sr.wrapping_add(gi * s.group);
+                        let dg = dr.wrapping_add(gi * d.group);
+                        let (mut p0, mut dc) = (0, sg);
+                        while p0 < runs.len {
+                            let n = (runs.len - p0).min(runs.chunk);
+                            let b = UntessBlock {
+                                sg: dc,
+                                off: &runs.base,
+                                n,
+                                sf,
+                                dp: dg.add(p0 * D::W),
+                                cs,
+                                pm: mask(n),
+                            };
+                            let mut k = 0;
+                            while k < ns {
+                                let nvb = nv.saturating_sub(k).min(16);
+                                let nsb = (ns - k).min(16);
+                                match nvb {
+                                    0 => b.run::<S, D, 0>(k, 0, nsb),
+                                    1..=4 => b.run::<S, D, 4>(k, nvb, nsb),
+                                    5..=8 => b.run::<S, D, 8>(k, nvb, nsb),
+                                    _ => b.run::<S, D, 16>(k, nvb, nsb),
+                                }
+                                k += 16;
+                            }
+                            p0 += runs.chunk;
+                            dc = dc.wrapping_add(runs.cstep);
+                        }
+                    }
+                })
+            }
+        }
+
+        /// One chunk of `n <= 16` pixels of an `untess_t` group: source pixel `i` at
+        /// `sg + off[i]`; destination channel 0 of the first pixel at `dp`, channels
+        /// `cs` bytes apart, lanes `pm`.
+        struct UntessBlock<'a> {
+            sg: *const u8,
+            off: &'a [usize; 16],
+            n: usize,
+            sf: Fmt,
+            dp: *mut u8,
+            cs: usize,
+            pm: __mmask16,
+        }
+
+        impl UntessBlock<'_> {
+            /// Converts channels `k..k + nvb` (`nvb <= NB`) of every pixel and writes
+            /// channels `k..k + nsb` (zero from `nvb` on).
+            ///
+            /// # Safety
+            /// Those channels of the `n` pixels are readable and writable; AVX-512
+            /// F/BW/VL/BF16 available.
+            #[inline(always)]
+            unsafe fn run<S: Elem, D: Elem, const NB: usize>(
+                &self,
+                k: usize,
+                nvb: usize,
+                nsb: usize,
+            ) {
+                // SAFETY: loads read channels `k..k + nvb` of the chunk's pixels;
+                // stores write lanes `pm` (the chunk's pixels) of channels below `nsb`;
+                // prefetches are hints that never fault, whatever the address (every
+                // AVX-512 CPU has PREFETCHW).
+                unsafe {
+                    // F32 to 16 bits converts each pixel as it is loaded (the same
+                    // number of conversions as per channel in a full block), so the
+                    // transpose moves 16-bit lanes.
+                    let early = S::W == 4 && D::W == 2;
+                    let pairs = S::W == 2 || early;
+                    let mut v = [_mm512_setzero_si512(); 16];
+                    if NB > 0 {
+                        let vm = mask(nvb);
+                        // 16-bit lanes: a pixel's 16 slots are 8 32-bit lanes (channel
+                        // pairs), so the transpose's row `j` holds channels `2j` and
+                        // `2j + 1`, split below by one `vpermw`.
+                        seq16!(i => {
+                            if i < self.n {
+                                let p = self.sg.add(self.off[i]);
+                                v[i] = if early {
+                                    let x = _mm512_maskz_loadu_epi32(vm, p.add(4 * k).cast());
+                                    _mm512_zextsi256_si512(_mm512_castsi512_si256(
+                                        convert16::<S, D>(x),
+                                    ))
+                                } else if S::W == 4 {
+                                    _mm512_maskz_loadu_epi32(vm, p.add(4 * k).cast())
+                                } else {
+                                    _mm512_zextsi256_si512(load16(p, self.sf, k, vm))
+                                };
+                            }
+                        });
+                        transpose16(&mut v);
+                        if pairs {
+                            let unpair = _mm512_loadu_si512(UNPAIR_IDX.as_ptr().cast());
+                            seq16!(j => {
+                                if j < 8 && 2 * j < NB {
+                                    v[j] = _mm512_permutexvar_epi16(unpair, v[j]);
+                                }
+                            });
+                        }
+                    }
+                    seq16!(c => {
+                        if c < nsb {
+                            // Rows from `NB` on hold channels past `nvb`: zeros.
+                            let y = if c < NB {
+                                let x = if !pairs {
+                                    v[c]
+                                } else if c.is_multiple_of(2) {
+                                    v[c / 2]
+                                } else {
+                                    _mm512_zextsi256_si512(_mm512_extracti64x4_epi64::<1>(
+                                        v[c / 2],
+                                    ))
+                                };
+                                if early {
+                                    x
+                                } else {
+                                    convert16::<S, D>(x)
+                                }
+                            } else {
+                                _mm512_setzero_si512()
+                            };
+                            let q = self.dp.add((k + c) * self.cs);
+                            _mm_prefetch::<_MM_HINT_ET0>(q.wrapping_add(PREFETCH).cast());
+                            match (D::W, self.pm) {
+                                (4, 0xFFFF) => _mm512_storeu_si512(q.cast(), y),
+                                (4, _) => _mm512_mask_storeu_epi32(q.cast(), self.pm, y),
+                                (_, 0xFFFF) => {
+                                    _mm256_storeu_si256(q.cast(), _mm512_castsi512_si256(y))
+                                }
+                                _ => _mm256_mask_storeu_epi16(
+                                    q.cast(),
+                                    self.pm,
+                                    _mm512_castsi512_si256(y),
+                                ),
+                            }
+                        }
+                    });
+                }
+            }
         }
 
         #[inline(always)]
@@ -1585,8 +2189,283 @@ mod x86 {
                 // SAFETY: same contract, direct formats.
                 unsafe { by_fmts!(grid_direct, s, d, (src, s, dst, d, r, g)) }
             } else {
-                // SAFETY: same contract.
-                unsafe { grid_strided::<S, D>(src, s, dst, d, r, g) }
+                // SAFETY: same contract; `transposed` checks its own conditions.
+                unsafe {
+                    if !transposed::<S, D>(src, s, dst, d, r, g) {
+                        grid_strided::<S, D>(src, s, dst, d, r, g);
+                    }
+                }
+            }
+        }
+
+        /// The AVX2 form of the AVX-512 `transposed` (see there): chunks of up to 8
+        /// pixels, blocks of up to 8 channels, an 8x8 transpose of 32-bit lanes by
+        /// unpacks and 128-bit permutes. AVX2 has no 16-bit masked loads or stores, so
+        /// a partial chunk or block of 16-bit elements (or any of byte planes) goes
+        /// through a stack buffer element by element; 32-bit ones use `vpmaskmovd`.
+        /// Returns `false`, touching nothing, when the grid is not this case.
+        ///
+        /// # Safety
+        /// As for `grid`.
+        #[inline(never)]
+        #[target_feature(enable = "avx2,f16c")]
+        unsafe fn transposed<S: Elem, D: Elem>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) -> bool {
+            // SAFETY: same contract; the callees' conditions (the side's format and
+            // dense pixels, the other side direct) hold here.
+            unsafe {
+                match (s.fmt, d.fmt) {
+                    (Fmt::Elements(cs), df) if s.pixel == S::W && cs != S::W && direct::<D>(df) => {
+                        tess_t::<S, D>(src, s, cs, dst, d, r, g)
+                    }
+                    (sf, Fmt::Elements(cs)) if d.pixel == D::W && cs != D::W && direct::<S>(sf) => {
+                        untess_t::<S, D>(src, s, dst, d, cs, r, g)
+                    }
+                    _ => return false,
+                }
+            }
+            true
+        }
+
+        /// Lanes below `n` (of 8 32-bit lanes) as a `vpmaskmovd` mask.
+        #[inline]
+        #[target_feature(enable = "avx2,f16c")]
+        fn lane_mask(n: usize) -> __m256i {
+            _mm256_cmpgt_epi32(
+                _mm256_set1_epi32(n as i32),
+                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+            )
+        }
+
+        /// Transposes the 8x8 matrix of 32-bit lanes `v` in place.
+        #[inline(always)]
+        fn transpose8(v: &mut [__m256i; 8]) {
+            // SAFETY: register-only shuffles; AVX2 enabled by callers.
+            unsafe {
+                let t0 = _mm256_unpacklo_epi32(v[0], v[1]);
+                let t1 = _mm256_unpackhi_epi32(v[0], v[1]);
+                let t2 = _mm256_unpacklo_epi32(v[2], v[3]);
+                let t3 = _mm256_unpackhi_epi32(v[2], v[3]);
+                let t4 = _mm256_unpacklo_epi32(v[4], v[5]);
+                let t5 = _mm256_unpackhi_epi32(v[4], v[5]);
+                let t6 = _mm256_unpacklo_epi32(v[6], v[7]);
+                let t7 = _mm256_unpackhi_epi32(v[6], v[7]);
+                // u_c: columns c (low 128 bits) and c + 4 (high) of rows 0..4 / 4..8.
+                let u0 = _mm256_unpacklo_epi64(t0, t2);
+                let u1 = _mm256_unpackhi_epi64(t0, t2);
+                let u2 = _mm256_unpacklo_epi64(t1, t3);
+                let u3 = _mm256_unpackhi_epi64(t1, t3);
+                let u4 = _mm256_unpacklo_epi64(t4, t6);
+                let u5 = _mm256_unpackhi_epi64(t4, t6);
+                let u6 = _mm256_unpacklo_epi64(t5, t7);
+                let u7 = _mm256_unpackhi_epi64(t5, t7);
+                v[0] = _mm256_permute2x128_si256::<0x20>(u0, u4);
+                v[1] = _mm256_permute2x128_si256::<0x20>(u1, u5);
+                v[2] = _mm256_permute2x128_si256::<0x20>(u2, u6);
+                v[3] = _mm256_permute2x128_si256::<0x20>(u3, u7);
+                v[4] = _mm256_permute2x128_si256::<0x31>(u0, u4);
+                v[5] = _mm256_permute2x128_si256::<0x31>(u1, u5);
+                v[6] = _mm256_permute2x128_si256::<0x31>(u2, u6);
+                v[7] = _mm256_permute2x128_si256::<0x31>(u3, u7);
+            }
+        }
+
+        /// 8 32-bit lanes holding 16-bit values, packed to 8 16-bit lanes.
+        #[inline]
+        #[target_feature(enable = "avx2,f16c")]
+        fn pack16(v: __m256i) -> __m128i {
+            _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v))
+        }
+
+        /// Elements `k..k + n` (`n <= 8`) of the group at `p` as 32-bit lanes (16-bit
+        /// elements zero-extended), lanes from `n` on zero.
+        ///
+        /// # Safety
+        /// Those elements are readable; AVX2 available.
+        #[inline(always)]
+        unsafe fn load8<E: Elem>(p: *const u8, f: Fmt, k: usize, n: usize) -> __m256i {
+            // SAFETY: full blocks read exactly 8 elements; `vpmaskmovd` reads only the
+            // lanes of its mask; the buffer path reads elements below `n`.
+            unsafe {
+                match (E::W, n) {
+                    (4, 8) => _mm256_loadu_si256(p.add(4 * k).cast()),
+                    (4, _) => _mm256_maskload_epi32(p.add(4 * k).cast(), lane_mask(n)),
+                    (_, 8) => _mm256_cvtepu16_epi32(load16(p, f, k)),
+                    _ => {
+                        let mut a = [0u32; 8];
+                        for (l, x) in a.iter_mut().enumerate().take(n) {
+                            *x = read::<E>(p, f, k + l);
+                        }
+                        _mm256_loadu_si256(a.as_ptr().cast())
+                    }
+                }
+            }
+        }
+
+        /// Writes the low `n` (`<= 8`) of the 32-bit lanes `v` (16-bit values for
+        /// 2-byte `E`) as elements `k..k + n` of the group at `p`.
+        ///
+        /// # Safety
+        /// Those elements are writable; AVX2 available.
+        #[inline(always)]
+        unsafe fn store8<E: Elem>(p: *mut u8, f: Fmt, k: usize, n: usize, v: __m256i) {
+            // SAFETY: full blocks write exactly 8 elements; `vpmaskmovd` writes only the
+            // lanes of its mask; the buffer path writes elements below `n`.
+            unsafe {
+                match (E::W, n) {
+                    (4, 8) => _mm256_storeu_si256(p.add(4 * k).cast(), v),
+                    (4, _) => _mm256_maskstore_epi32(p.add(4 * k).cast(), lane_mask(n), v),
+                    (_, 8) => store16(p, f, k, pack16(v)),
+                    _ => {
+                        let mut a = [0u32; 8];
+                        _mm256_storeu_si256(a.as_mut_ptr().cast(), v);
+                        for (l, &x) in a.iter().enumerate().take(n) {
+                            write::<E>(p, f, k + l, x);
+                        }
+                    }
+                }
+            }
+        }
+
+        /// 8 lanes of `S` bits (32-bit lanes) converted to `D` bits (32-bit lanes).
+        #[inline]
+        #[target_feature(enable = "avx2,f16c")]
+        fn convert8<S: Elem, D: Elem>(x: __m256i) -> __m256i {
+            match (S::W, D::W) {
+                (4, 4) => x,
+                (4, _) => _mm256_cvtepu16_epi32(narrow(D::DTYPE, x)),
+                (_, 4) => widen(S::DTYPE, pack16(x)),
+                _ if S::DTYPE == D::DTYPE => x,
+                _ => _mm256_cvtepu16_epi32(narrow(D::DTYPE, widen(S::DTYPE, pack16(x)))),
+            }
+        }
+
+        /// CastTess from strided channels of dense pixels (see [`transposed`]).
+        ///
+        /// # Safety
+        /// As for `grid`; `s.fmt == Fmt::Elements(cs)`, `s.pixel == S::W`, `d.fmt`
+        /// direct.
+        #[inline(never)]
+        #[target_feature(enable = "avx2,f16c")]
+        unsafe fn tess_t<S: Elem, D: Elem>(
+            src: *const u8,
+            s: Side,
+            cs: usize,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
+            let runs = Runs::new(r, g, (g[0].1, S::W), (d.pixel, g[0].2), 8);
+            let last = r.groups() - 1;
+            let sf = Fmt::Elements(S::W);
+            // SAFETY: rows in bounds (contract). A run's pixels are consecutive source
+            // elements (`s.pixel == S::W`, and across W tiles `g[0].1 == npix * S::W`)
+            // and direct pixels at `base` from their chunk's first, exactly the grid's
+            // pixels; each block reads pixels below `n` of channels below `nv` (a
+            // channel's pixels are consecutive elements, so `load8` reads them as one
+            // run) and writes slots below `ns` of pixels below `n`.
+            unsafe {
+                for_each_row(src, dst, runs.rows, |sr, dr| {
+                    for gi in 0..=last {
+                        let (nv, ns) = r.group(gi);
+                        let sg = sr.wrapping_add(gi * s.group);
+                        let dg = dr.wrapping_add(gi * d.group);
+                        let (mut p0, mut dc) = (0, dg);
+                        while p0 < runs.len {
+                            let n = (runs.len - p0).min(runs.chunk);
+                            let sp = sg.add(p0 * S::W);
+                            let mut k = 0;
+                            while k < ns {
+                                let nvb = nv.saturating_sub(k).min(8);
+                                let nsb = (ns - k).min(8);
+                                let mut v = [_mm256_setzero_si256(); 8];
+                                for (c, vc) in v.iter_mut().enumerate() {
+                                    if c < nvb {
+                                        let x = load8::<S>(sp.add((k + c) * cs), sf, 0, n);
+                                        *vc = convert8::<S, D>(x);
+                                    }
+                                }
+                                if nvb > 0 {
+                                    transpose8(&mut v);
+                                }
+                                for (i, &vi) in v.iter().enumerate().take(n) {
+                                    store8::<D>(dc.add(runs.base[i]), d.fmt, k, nsb, vi);
+                                }
+                                k += 8;
+                            }
+                            p0 += runs.chunk;
+                            dc = dc.wrapping_add(runs.cstep);
+                        }
+                    }
+                })
+            }
+        }
+
+        /// CastUntess into strided channels of dense pixels (see [`transposed`]).
+        ///
+        /// # Safety
+        /// As for `grid`; `d.fmt == Fmt::Elements(cs)`, `d.pixel == D::W`, `s.fmt`
+        /// direct.
+        #[inline(never)]
+        #[target_feature(enable = "avx2,f16c")]
+        unsafe fn untess_t<S: Elem, D: Elem>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            cs: usize,
+            r: Row,
+            g: Grid,
+        ) {
+            let runs = Runs::new(r, g, (g[0].2, D::W), (s.pixel, g[0].1), 8);
+            let last = r.groups() - 1;
+            let df = Fmt::Elements(D::W);
+            // SAFETY: rows in bounds (contract). A run's pixels are consecutive
+            // destination elements (`d.pixel == D::W`, and across W tiles
+            // `g[0].2 == npix * D::W`) and direct pixels at `base` from their chunk's
+            // first, exactly the grid's pixels; each block reads elements below `nv`
+            // of pixels below `n` and writes pixels below `n` (one run per channel) of
+            // channels below `ns`.
+            unsafe {
+                for_each_row(src, dst, runs.rows, |sr, dr| {
+                    for gi in 0..=last {
+                        let (nv, ns) = r.group(gi);
+                        let sg = sr.wrapping_add(gi * s.group);
+                        let dg = dr.wrapping_add(gi * d.group);
+                        let (mut p0, mut sc) = (0, sg);
+                        while p0 < runs.len {
+                            let n = (runs.len - p0).min(runs.chunk);
+                            let dp = dg.add(p0 * D::W);
+                            let mut k = 0;
+                            while k < ns {
+                                let nvb = nv.saturating_sub(k).min(8);
+                                let nsb = (ns - k).min(8);
+                                let mut v = [_mm256_setzero_si256(); 8];
+                                if nvb > 0 {
+                                    for (i, vi) in v.iter_mut().enumerate().take(n) {
+                                        *vi = load8::<S>(sc.add(runs.base[i]), s.fmt, k, nvb);
+                                    }
+                                    transpose8(&mut v);
+                                }
+                                // Rows from `nvb` on are zeros, which convert to zeros.
+                                for (c, &vc) in v.iter().enumerate().take(nsb) {
+                                    let y = convert8::<S, D>(vc);
+                                    store8::<D>(dp.add((k + c) * cs), df, 0, n, y);
+                                }
+                                k += 8;
+                            }
+                            p0 += runs.chunk;
+                            sc = sc.wrapping_add(runs.cstep);
+                        }
+                    }
+                })
             }
         }
 
@@ -1792,7 +2671,8 @@ mod x86 {
             }
         }
 
-        /// Grids with a strided side: every 8-lane block through two stack buffers.
+        /// Grids with a strided side that [`transposed`] does not take: every 8-lane
+        /// block through two stack buffers.
         ///
         /// # Safety
         /// As for `grid`.

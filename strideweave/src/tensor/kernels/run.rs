@@ -599,7 +599,9 @@ mod x86 {
             if !direct::<S>(s.fmt) || !direct::<D>(d.fmt) {
                 // SAFETY: same contract; `transposed` checks its own conditions.
                 unsafe {
-                    if !transposed::<S, D>(src, s, dst, d, r, g) {
+                    if !transposed::<S, D>(src, s, dst, d, r, g)
+                        && !grid_narrow::<S, D>(src, s, dst, d, r, g)
+                    {
                         grid_strided::<S, D>(src, s, dst, d, r, g);
                     }
                 }
@@ -1430,6 +1432,158 @@ mod x86 {
                     }
                 })
             };
+        }
+
+        /// A side whose consecutive elements are `r >= 2` lanes apart, 16 of them within
+        /// two vectors (16-bit elements 4, 6 or 8 bytes apart, F32 elements 8 apart: an
+        /// interleaved or every-other-element view): `full` is the byte mask of 16
+        /// elements, `idx` the lane of element `j` (for loads) and `lo`/`hi` the element
+        /// of each lane of the two vectors (for stores).
+        #[derive(Clone, Copy)]
+        struct Narrow {
+            stride: usize,
+            full: u128,
+            idx: __m512i,
+            lo: __m512i,
+            hi: __m512i,
+        }
+
+        impl Narrow {
+            /// The plan of format `f` for elements of width `w`: `Some(None)` when direct,
+            /// `Some(Some(..))` when narrow, `None` otherwise.
+            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+            fn of(f: Fmt, w: usize) -> Option<Option<Narrow>> {
+                let st = match f {
+                    Fmt::Planes(_) => return Some(None),
+                    Fmt::Elements(st) if st == w => return Some(None),
+                    Fmt::Elements(st) => st,
+                };
+                if st % w != 0 || st < 2 * w || 15 * st + w > 128 {
+                    return None;
+                }
+                let r = st / w;
+                let full = (0..16).fold(0u128, |m, j| m | ((1u128 << w) - 1) << (j * st));
+                let lanes = 64 / w;
+                let vec = |f: &dyn Fn(usize) -> usize| {
+                    if w == 2 {
+                        let a: [u16; 32] = std::array::from_fn(|m| f(m) as u16);
+                        // SAFETY: reads the 64 bytes of `a`.
+                        unsafe { _mm512_loadu_si512(a.as_ptr().cast()) }
+                    } else {
+                        let a: [u32; 16] = std::array::from_fn(|m| f(m) as u32);
+                        // SAFETY: reads the 64 bytes of `a`.
+                        unsafe { _mm512_loadu_si512(a.as_ptr().cast()) }
+                    }
+                };
+                Some(Some(Narrow {
+                    stride: st,
+                    full,
+                    idx: vec(&|j| j * r),
+                    lo: vec(&|m| (m / r).min(lanes - 1)),
+                    hi: vec(&|m| ((lanes + m) / r).min(lanes - 1)),
+                }))
+            }
+
+            /// The byte masks (first and second vector) of `n >= 1` elements.
+            fn masks(&self, n: usize, w: usize) -> (u64, u64) {
+                let m = self.full & (u128::MAX >> (128 - ((n - 1) * self.stride + w)));
+                (m as u64, (m >> 64) as u64)
+            }
+        }
+
+        /// Grids with a narrow strided side (see [`Narrow`]) and a direct or narrow other
+        /// side: the 16 elements of a block are one or two masked byte loads and a lane
+        /// permutation (stores: a permutation and masked byte stores, so the gaps
+        /// between elements are never written), instead of `grid_strided`'s element
+        /// loop (CastUntess into a BF16 view of every other 2-byte slot took 30x the
+        /// contiguous Cast). Returns false, doing nothing, for other formats.
+        ///
+        /// # Safety
+        /// As for `grid`.
+        #[inline(never)]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        unsafe fn grid_narrow<S: Elem, D: Elem>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) -> bool {
+            let (Some(sn), Some(dn)) = (Narrow::of(s.fmt, S::W), Narrow::of(d.fmt, D::W)) else {
+                return false;
+            };
+            let load = |sp: *const u8, k: usize, v: usize| -> __m512i {
+                // SAFETY: elements k..k + v of the group are readable (below); the masks
+                // select exactly their bytes.
+                unsafe {
+                    match sn {
+                        Some(n) => {
+                            let (ml, mh) = n.masks(v, S::W);
+                            let p = sp.add(k * n.stride);
+                            let lo = _mm512_maskz_loadu_epi8(ml, p.cast());
+                            let hi = _mm512_maskz_loadu_epi8(mh, p.wrapping_add(64).cast());
+                            if S::W == 4 {
+                                _mm512_permutex2var_epi32(lo, n.idx, hi)
+                            } else {
+                                _mm512_permutex2var_epi16(lo, n.idx, hi)
+                            }
+                        }
+                        None if S::W == 4 => {
+                            _mm512_maskz_loadu_epi32(mask(v), sp.add(4 * k).cast())
+                        }
+                        None => _mm512_zextsi256_si512(load16(sp, s.fmt, k, mask(v))),
+                    }
+                }
+            };
+            let store = |dp: *mut u8, k: usize, w: usize, y: __m512i| {
+                // SAFETY: slots k..k + w of the group are writable (below); the masks
+                // select exactly their bytes.
+                unsafe {
+                    match dn {
+                        Some(n) => {
+                            let (ml, mh) = n.masks(w, D::W);
+                            let p = dp.add(k * n.stride);
+                            let (lo, hi) = if D::W == 4 {
+                                (
+                                    _mm512_permutexvar_epi32(n.lo, y),
+                                    _mm512_permutexvar_epi32(n.hi, y),
+                                )
+                            } else {
+                                (
+                                    _mm512_permutexvar_epi16(n.lo, y),
+                                    _mm512_permutexvar_epi16(n.hi, y),
+                                )
+                            };
+                            _mm512_mask_storeu_epi8(p.cast(), ml, lo);
+                            _mm512_mask_storeu_epi8(p.wrapping_add(64).cast(), mh, hi);
+                        }
+                        None if D::W == 4 => {
+                            _mm512_mask_storeu_epi32(dp.add(4 * k).cast(), mask(w), y)
+                        }
+                        None => store16(dp, d.fmt, k, mask(w), _mm512_castsi512_si256(y)),
+                    }
+                }
+            };
+            // SAFETY: groups in bounds (contract): elements below nv readable, slots
+            // below ns writable; lanes past the converted elements are zero, so padding
+            // slots get zero bits.
+            unsafe {
+                for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
+                    let mut k = 0;
+                    while k < ns {
+                        let (v, w) = (nv.saturating_sub(k).min(16), (ns - k).min(16));
+                        let x = if v > 0 {
+                            load(sp, k, v)
+                        } else {
+                            _mm512_setzero_si512()
+                        };
+                        store(dp, k, w, convert16::<S, D>(x));
+                        k += 16;
+                    }
+                })
+            };
+            true
         }
 
         /// Strided channels with dense pixels on one side (NCHW data, or a strided view

@@ -232,3 +232,27 @@ fn argmax_short_rows_sixteen_at_a_time_on_every_path() {
         }
     }
 }
+
+/// Rows whose elements are 2 to 4 elements apart (an interleaved view), long and short,
+/// reduced along that axis: 16 elements per masked load and lane permutation, lanes
+/// reduced at the end, with ties, signed zeros and NaNs late in the row.
+#[test]
+fn argmax_along_narrow_strides_on_every_path() {
+    let picks: Vec<u8> = (0..389u32).map(|i| ((i * 3 + i / 11) % 10) as u8).collect();
+    let mut late_nan = vec![4u8; 389];
+    late_nan[300] = 8;
+    late_nan[350] = 7;
+    for d in ["f32", "f16", "bf16"] {
+        let w = if d == "f32" { 4 } else { 2 };
+        for k in [2u64, 3, 4] {
+            if k * w > 8 {
+                continue;
+            }
+            for n in [1u64, 5, 16, 17, 40, 389] {
+                let s = spec(&format!("{d}[3,{n}] strided({},{})", n * k * w + 8, k * w));
+                check(&s, 1, &picks, "i64");
+                check(&s, 1, &late_nan, "i32");
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! The oracle the conversion tests share: each logical element converted as `half`
+//! converts it and written at the output spec's byte offsets (tiled padding zero,
+//! strided gaps left as the sentinel), and `check_all_paths`, which runs a plan on every
+//! path, thread count and tile loop against it.
+#![allow(dead_code)]
+
+use half::{bf16, f16};
+use strideweave::tensor::convert::ConvertPath;
+use strideweave::tensor::{
+    prepare, AlignedBytes, DType, Op, Placement, Plan, RunOptions, TensorSpec, TileDispatch,
+};
+
+pub const SENTINEL: u8 = 0xA5;
+
+pub fn spec(s: &str) -> TensorSpec {
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+pub fn paths() -> Vec<ConvertPath> {
+    ConvertPath::ALL
+        .into_iter()
+        .filter(|p| p.is_available())
+        .collect()
+}
+
+/// Every logical coordinate of `ext`, row-major.
+pub fn coords(ext: &[u64]) -> Vec<Vec<u64>> {
+    let n: u64 = ext.iter().product();
+    (0..n)
+        .map(|mut i| {
+            let mut c = vec![0; ext.len()];
+            for ax in (0..ext.len()).rev() {
+                c[ax] = i % ext[ax];
+                i /= ext[ax];
+            }
+            c
+        })
+        .collect()
+}
+
+/// Byte `b` of the element at `c` (row-major number `i`): the spec's own address map
+/// (the contiguous case written out, for speed).
+pub fn offset(s: &TensorSpec, c: &[u64], i: usize, b: u64) -> usize {
+    if s.placement == Placement::Contiguous {
+        i * s.dtype.width() as usize + b as usize
+    } else {
+        s.byte_offset(c, b).unwrap() as usize
+    }
+}
+
+pub fn read_bits(s: &TensorSpec, buf: &[u8], c: &[u64], i: usize) -> u32 {
+    (0..s.dtype.width()).fold(0u32, |a, b| {
+        a | (u32::from(buf[offset(s, c, i, b)]) << (8 * b))
+    })
+}
+
+/// `half`'s conversion of one element: equal dtypes copy bits, others go through F32.
+pub fn convert(from: DType, to: DType, bits: u32) -> u32 {
+    if from == to {
+        return bits;
+    }
+    let x = match from {
+        DType::F32 => f32::from_bits(bits),
+        DType::F16 => f16::from_bits(bits as u16).to_f32(),
+        _ => bf16::from_bits(bits as u16).to_f32(),
+    };
+    match to {
+        DType::F32 => x.to_bits(),
+        DType::F16 => u32::from(f16::from_f32(x).to_bits()),
+        _ => u32::from(bf16::from_f32(x).to_bits()),
+    }
+}
+
+/// The expected output buffer (span + 16 sentinel bytes) of converting `input`.
+pub fn oracle(from: &TensorSpec, to: &TensorSpec, input: &[u8]) -> Vec<u8> {
+    let span = to.required_bytes().unwrap() as usize;
+    let fill = if to.placement.is_tiled() { 0 } else { SENTINEL };
+    let mut out = vec![fill; span];
+    out.extend([SENTINEL; 16]);
+    for (i, c) in coords(from.dims.extents()).iter().enumerate() {
+        let bits = convert(from.dtype, to.dtype, read_bits(from, input, c, i));
+        for b in 0..to.dtype.width() {
+            out[offset(to, c, i, b)] = (bits >> (8 * b)) as u8;
+        }
+    }
+    out
+}
+
+/// Input bytes: pseudo-random bit patterns (NaNs, infinities and subnormals included).
+pub fn random_input(n: usize, seed: u64) -> AlignedBytes {
+    let mut x = seed | 1;
+    let bytes: Vec<u8> = (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect();
+    AlignedBytes::from_slice(&bytes)
+}
+
+pub fn run(plan: &Plan, input: &AlignedBytes, opts: RunOptions) -> Vec<u8> {
+    let mut out = AlignedBytes::filled(plan.outputs()[0].bytes as usize + 16, SENTINEL);
+    plan.run_with_options(&[input.as_slice()], &mut [out.as_mut_slice()], opts)
+        .unwrap();
+    out.as_slice().to_vec()
+}
+
+/// Runs `from -> to` on every path, thread count and tile loop; each must equal the oracle.
+pub fn check_all_paths(from: &TensorSpec, to: &TensorSpec, seed: u64) {
+    let plan = prepare(Op::conversion(from, to), &[*from], &[*to]).unwrap();
+    let input = random_input(plan.inputs()[0].bytes as usize, seed);
+    let want = oracle(from, to, input.as_slice());
+    for path in paths() {
+        for threads in [1, 2, 3, 5] {
+            for tiles in [TileDispatch::Auto, TileDispatch::Runtime] {
+                let opts = RunOptions::new()
+                    .path(path)
+                    .threads(threads)
+                    .tile_dispatch(tiles);
+                let got = run(&plan, &input, opts);
+                if let Some(i) = (0..want.len()).find(|&i| got[i] != want[i]) {
+                    panic!(
+                        "{from} -> {to}: {path:?}, {threads} threads, {tiles:?}: byte {i} is {:#04x}, want {:#04x}",
+                        got[i], want[i]
+                    );
+                }
+            }
+        }
+    }
+}

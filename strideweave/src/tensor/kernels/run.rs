@@ -579,6 +579,47 @@ mod x86 {
         }
     }
 
+    impl Runs {
+        /// Calls `f(sg, dg, p0, toff, nv, ns)` for every chunk of every channel group of
+        /// every row of the runs: `sg`/`dg` the group's first bytes on each side
+        /// (`sgroup`/`dgroup` bytes per group), `p0` the chunk's first pixel of the run,
+        /// `toff` its offset on the direct (tiled) side (`p0 / chunk * cstep`), `nv`/`ns`
+        /// the group's converted elements and written slots. The transposes' walk,
+        /// shared by both directions and both instruction sets.
+        ///
+        /// # Safety
+        /// As for [`for_each_row`]: the rows lie inside the buffers.
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments)]
+        unsafe fn for_each_chunk(
+            &self,
+            src: *const u8,
+            sgroup: usize,
+            dst: *mut u8,
+            dgroup: usize,
+            r: Row,
+            mut f: impl FnMut(*const u8, *mut u8, usize, usize, usize, usize),
+        ) {
+            let last = r.groups() - 1;
+            // SAFETY: pointers only computed here (wrapping), `f` gets in-bounds rows.
+            unsafe {
+                for_each_row(src, dst, self.rows, |sr, dr| {
+                    for gi in 0..=last {
+                        let (nv, ns) = r.group(gi);
+                        let sg = sr.wrapping_add(gi * sgroup);
+                        let dg = dr.wrapping_add(gi * dgroup);
+                        let (mut p0, mut toff) = (0, 0);
+                        while p0 < self.len {
+                            f(sg, dg, p0, toff, nv, ns);
+                            p0 += self.chunk;
+                            toff = toff.wrapping_add(self.cstep);
+                        }
+                    }
+                })
+            }
+        }
+    }
+
     pub(super) mod avx512 {
         use super::*;
         use std::arch::x86_64::*;
@@ -1773,45 +1814,35 @@ mod x86 {
         ) {
             let df = fixed::<D>(d.fmt, DP);
             let runs = Runs::new(r, g, (g[0].1, S::W), (d.pixel, g[0].2), 16);
-            let last = r.groups() - 1;
             // SAFETY: rows in bounds (contract). A run's pixels are consecutive source
             // elements (`s.pixel == S::W`, and across W tiles `g[0].1 == npix * S::W`)
             // and direct pixels at `base` from their chunk's first, exactly the grid's pixels; each block
             // reads lanes below `n` of channels below `nv` and writes slots below `ns`
             // of pixels below `n`, all inside their groups.
             unsafe {
-                for_each_row(src, dst, runs.rows, |sr, dr| {
-                    for gi in 0..=last {
-                        let (nv, ns) = r.group(gi);
-                        let sg = sr.wrapping_add(gi * s.group);
-                        let dg = dr.wrapping_add(gi * d.group);
-                        let (mut p0, mut dc) = (0, dg);
-                        while p0 < runs.len {
-                            let n = (runs.len - p0).min(runs.chunk);
-                            let b = TessBlock {
-                                sp: sg.add(p0 * S::W),
-                                cs,
-                                pm: mask(n),
-                                dg: dc,
-                                off: &runs.base,
-                                n,
-                                df,
-                            };
-                            let mut k = 0;
-                            while k < ns {
-                                let nvb = nv.saturating_sub(k).min(16);
-                                let wm = mask((ns - k).min(16));
-                                match nvb {
-                                    0 => b.run::<S, D, 0>(k, 0, wm),
-                                    1..=4 => b.run::<S, D, 4>(k, nvb, wm),
-                                    5..=8 => b.run::<S, D, 8>(k, nvb, wm),
-                                    _ => b.run::<S, D, 16>(k, nvb, wm),
-                                }
-                                k += 16;
-                            }
-                            p0 += runs.chunk;
-                            dc = dc.wrapping_add(runs.cstep);
+                runs.for_each_chunk(src, s.group, dst, d.group, r, |sg, dg, p0, toff, nv, ns| {
+                    let n = (runs.len - p0).min(runs.chunk);
+                    let dc = dg.wrapping_add(toff);
+                    let b = TessBlock {
+                        sp: sg.add(p0 * S::W),
+                        cs,
+                        pm: mask(n),
+                        dg: dc,
+                        off: &runs.base,
+                        n,
+                        df,
+                    };
+                    let mut k = 0;
+                    while k < ns {
+                        let nvb = nv.saturating_sub(k).min(16);
+                        let wm = mask((ns - k).min(16));
+                        match nvb {
+                            0 => b.run::<S, D, 0>(k, 0, wm),
+                            1..=4 => b.run::<S, D, 4>(k, nvb, wm),
+                            5..=8 => b.run::<S, D, 8>(k, nvb, wm),
+                            _ => b.run::<S, D, 16>(k, nvb, wm),
                         }
+                        k += 16;
                     }
                 })
             }
@@ -1961,45 +1992,35 @@ mod x86 {
         ) {
             let sf = fixed::<S>(s.fmt, SP);
             let runs = Runs::new(r, g, (g[0].2, D::W), (s.pixel, g[0].1), 16);
-            let last = r.groups() - 1;
             // SAFETY: rows in bounds (contract). A run's pixels are consecutive
             // destination elements (`d.pixel == D::W`, and across W tiles
             // `g[0].2 == npix * D::W`) and direct pixels at `offsets`, exactly the grid's
             // pixels; each block reads elements below `nv` of pixels below `n` and
             // writes lanes below `n` of channels below `ns`, all inside their groups.
             unsafe {
-                for_each_row(src, dst, runs.rows, |sr, dr| {
-                    for gi in 0..=last {
-                        let (nv, ns) = r.group(gi);
-                        let sg = sr.wrapping_add(gi * s.group);
-                        let dg = dr.wrapping_add(gi * d.group);
-                        let (mut p0, mut dc) = (0, sg);
-                        while p0 < runs.len {
-                            let n = (runs.len - p0).min(runs.chunk);
-                            let b = UntessBlock {
-                                sg: dc,
-                                off: &runs.base,
-                                n,
-                                sf,
-                                dp: dg.add(p0 * D::W),
-                                cs,
-                                pm: mask(n),
-                            };
-                            let mut k = 0;
-                            while k < ns {
-                                let nvb = nv.saturating_sub(k).min(16);
-                                let nsb = (ns - k).min(16);
-                                match nvb {
-                                    0 => b.run::<S, D, 0>(k, 0, nsb),
-                                    1..=4 => b.run::<S, D, 4>(k, nvb, nsb),
-                                    5..=8 => b.run::<S, D, 8>(k, nvb, nsb),
-                                    _ => b.run::<S, D, 16>(k, nvb, nsb),
-                                }
-                                k += 16;
-                            }
-                            p0 += runs.chunk;
-                            dc = dc.wrapping_add(runs.cstep);
+                runs.for_each_chunk(src, s.group, dst, d.group, r, |sg, dg, p0, toff, nv, ns| {
+                    let n = (runs.len - p0).min(runs.chunk);
+                    let dc = sg.wrapping_add(toff);
+                    let b = UntessBlock {
+                        sg: dc,
+                        off: &runs.base,
+                        n,
+                        sf,
+                        dp: dg.add(p0 * D::W),
+                        cs,
+                        pm: mask(n),
+                    };
+                    let mut k = 0;
+                    while k < ns {
+                        let nvb = nv.saturating_sub(k).min(16);
+                        let nsb = (ns - k).min(16);
+                        match nvb {
+                            0 => b.run::<S, D, 0>(k, 0, nsb),
+                            1..=4 => b.run::<S, D, 4>(k, nvb, nsb),
+                            5..=8 => b.run::<S, D, 8>(k, nvb, nsb),
+                            _ => b.run::<S, D, 16>(k, nvb, nsb),
                         }
+                        k += 16;
                     }
                 })
             }
@@ -2517,7 +2538,6 @@ mod x86 {
             g: Grid,
         ) {
             let runs = Runs::new(r, g, (g[0].1, S::W), (d.pixel, g[0].2), 8);
-            let last = r.groups() - 1;
             let sf = Fmt::Elements(S::W);
             // SAFETY: rows in bounds (contract). A run's pixels are consecutive source
             // elements (`s.pixel == S::W`, and across W tiles `g[0].1 == npix * S::W`)
@@ -2526,37 +2546,28 @@ mod x86 {
             // channel's pixels are consecutive elements, so `load8` reads them as one
             // run) and writes slots below `ns` of pixels below `n`.
             unsafe {
-                for_each_row(src, dst, runs.rows, |sr, dr| {
-                    for gi in 0..=last {
-                        let (nv, ns) = r.group(gi);
-                        let sg = sr.wrapping_add(gi * s.group);
-                        let dg = dr.wrapping_add(gi * d.group);
-                        let (mut p0, mut dc) = (0, dg);
-                        while p0 < runs.len {
-                            let n = (runs.len - p0).min(runs.chunk);
-                            let sp = sg.add(p0 * S::W);
-                            let mut k = 0;
-                            while k < ns {
-                                let nvb = nv.saturating_sub(k).min(8);
-                                let nsb = (ns - k).min(8);
-                                let mut v = [_mm256_setzero_si256(); 8];
-                                for (c, vc) in v.iter_mut().enumerate() {
-                                    if c < nvb {
-                                        let x = load8::<S>(sp.add((k + c) * cs), sf, 0, n);
-                                        *vc = convert8::<S, D>(x);
-                                    }
-                                }
-                                if nvb > 0 {
-                                    transpose8(&mut v);
-                                }
-                                for (i, &vi) in v.iter().enumerate().take(n) {
-                                    store8::<D>(dc.add(runs.base[i]), d.fmt, k, nsb, vi);
-                                }
-                                k += 8;
+                runs.for_each_chunk(src, s.group, dst, d.group, r, |sg, dg, p0, toff, nv, ns| {
+                    let n = (runs.len - p0).min(runs.chunk);
+                    let dc = dg.wrapping_add(toff);
+                    let sp = sg.add(p0 * S::W);
+                    let mut k = 0;
+                    while k < ns {
+                        let nvb = nv.saturating_sub(k).min(8);
+                        let nsb = (ns - k).min(8);
+                        let mut v = [_mm256_setzero_si256(); 8];
+                        for (c, vc) in v.iter_mut().enumerate() {
+                            if c < nvb {
+                                let x = load8::<S>(sp.add((k + c) * cs), sf, 0, n);
+                                *vc = convert8::<S, D>(x);
                             }
-                            p0 += runs.chunk;
-                            dc = dc.wrapping_add(runs.cstep);
                         }
+                        if nvb > 0 {
+                            transpose8(&mut v);
+                        }
+                        for (i, &vi) in v.iter().enumerate().take(n) {
+                            store8::<D>(dc.add(runs.base[i]), d.fmt, k, nsb, vi);
+                        }
+                        k += 8;
                     }
                 })
             }
@@ -2579,7 +2590,6 @@ mod x86 {
             g: Grid,
         ) {
             let runs = Runs::new(r, g, (g[0].2, D::W), (s.pixel, g[0].1), 8);
-            let last = r.groups() - 1;
             let df = Fmt::Elements(D::W);
             // SAFETY: rows in bounds (contract). A run's pixels are consecutive
             // destination elements (`d.pixel == D::W`, and across W tiles
@@ -2588,36 +2598,27 @@ mod x86 {
             // of pixels below `n` and writes pixels below `n` (one run per channel) of
             // channels below `ns`.
             unsafe {
-                for_each_row(src, dst, runs.rows, |sr, dr| {
-                    for gi in 0..=last {
-                        let (nv, ns) = r.group(gi);
-                        let sg = sr.wrapping_add(gi * s.group);
-                        let dg = dr.wrapping_add(gi * d.group);
-                        let (mut p0, mut sc) = (0, sg);
-                        while p0 < runs.len {
-                            let n = (runs.len - p0).min(runs.chunk);
-                            let dp = dg.add(p0 * D::W);
-                            let mut k = 0;
-                            while k < ns {
-                                let nvb = nv.saturating_sub(k).min(8);
-                                let nsb = (ns - k).min(8);
-                                let mut v = [_mm256_setzero_si256(); 8];
-                                if nvb > 0 {
-                                    for (i, vi) in v.iter_mut().enumerate().take(n) {
-                                        *vi = load8::<S>(sc.add(runs.base[i]), s.fmt, k, nvb);
-                                    }
-                                    transpose8(&mut v);
-                                }
-                                // Rows from `nvb` on are zeros, which convert to zeros.
-                                for (c, &vc) in v.iter().enumerate().take(nsb) {
-                                    let y = convert8::<S, D>(vc);
-                                    store8::<D>(dp.add((k + c) * cs), df, 0, n, y);
-                                }
-                                k += 8;
+                runs.for_each_chunk(src, s.group, dst, d.group, r, |sg, dg, p0, toff, nv, ns| {
+                    let n = (runs.len - p0).min(runs.chunk);
+                    let sc = sg.wrapping_add(toff);
+                    let dp = dg.add(p0 * D::W);
+                    let mut k = 0;
+                    while k < ns {
+                        let nvb = nv.saturating_sub(k).min(8);
+                        let nsb = (ns - k).min(8);
+                        let mut v = [_mm256_setzero_si256(); 8];
+                        if nvb > 0 {
+                            for (i, vi) in v.iter_mut().enumerate().take(n) {
+                                *vi = load8::<S>(sc.add(runs.base[i]), s.fmt, k, nvb);
                             }
-                            p0 += runs.chunk;
-                            sc = sc.wrapping_add(runs.cstep);
+                            transpose8(&mut v);
                         }
+                        // Rows from `nvb` on are zeros, which convert to zeros.
+                        for (c, &vc) in v.iter().enumerate().take(nsb) {
+                            let y = convert8::<S, D>(vc);
+                            store8::<D>(dp.add((k + c) * cs), df, 0, n, y);
+                        }
+                        k += 8;
                     }
                 })
             }

@@ -908,12 +908,11 @@ fn untess_tiled<S: Elem, D: Elem>(
             None
         }
     };
+    let (rs_src, rs_dst) = (rows.nt[2] * tile_bytes, rows.tile[1] * s[1]);
     untess_parts(exec, b, dst, digit_of, |part, chunk| {
-        for tr in rows.rows(0..rows.count()) {
-            let dg = tr.digits;
-            if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
-                continue;
-            }
+        // Converts `n` consecutive rows of tiles from `f` (`n > 1` only without a D
+        // extent): full W tiles in one grid, a partial last one in another.
+        let mut convert_rows = |f: &TileRow, n: usize| {
             for (n_w, npix, wt0) in rows.w_runs() {
                 if n_w == 0 {
                     continue;
@@ -924,15 +923,44 @@ fn untess_tiled<S: Elem, D: Elem>(
                     slots: tc,
                     pad: false,
                 };
-                let grid = [
-                    (n_w, tile_bytes, rows.tile[2] * s[2]),
-                    (tr.valid[0], pd, s[0]),
-                    (tr.valid[1], ph, s[1]),
-                ];
-                let tile = &src[(tr.idx0 + wt0) * tile_bytes..];
-                let out = &mut chunk[tr.base + wt0 * rows.tile[2] * s[2] - part.origin..];
+                let w_level = (n_w, tile_bytes, rows.tile[2] * s[2]);
+                let grid = if n > 1 {
+                    [(n, rs_src, rs_dst), w_level, (f.valid[1], ph, s[1])]
+                } else {
+                    [w_level, (f.valid[0], pd, s[0]), (f.valid[1], ph, s[1])]
+                };
+                let tile = &src[(f.idx0 + wt0) * tile_bytes..];
+                let out = &mut chunk[f.base + wt0 * rows.tile[2] * s[2] - part.origin..];
                 convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
             }
+        };
+        // Consecutive whole tile rows of this part are one conversion (as in CastTess).
+        let batchable = |t: &TileRow| rows.tile[0] == 1 && t.valid[1] == rows.tile[1];
+        let follows = |(f, n): (TileRow, usize), t: &TileRow| {
+            batchable(&f)
+                && batchable(t)
+                && n.checked_mul(rs_dst).and_then(|x| x.checked_add(f.base)) == Some(t.base)
+                && n.checked_mul(rows.nt[2])
+                    .and_then(|x| x.checked_add(f.idx0))
+                    == Some(t.idx0)
+        };
+        let mut batch: Option<(TileRow, usize)> = None;
+        for tr in rows.rows(0..rows.count()) {
+            let dg = tr.digits;
+            if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
+                continue;
+            }
+            match batch {
+                Some(b) if follows(b, &tr) => batch = Some((b.0, b.1 + 1)),
+                _ => {
+                    if let Some((f, n)) = batch.replace((tr, 1)) {
+                        convert_rows(&f, n);
+                    }
+                }
+            }
+        }
+        if let Some((f, n)) = batch {
+            convert_rows(&f, n);
         }
     });
 }

@@ -718,10 +718,35 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
     let n_tw = g.n_tw as usize;
     let full_w = g.w as usize / tw;
     let nrows = dst.len() / (tile_bytes * n_tw);
-    for_unit_chunks(exec, dst, tile_bytes * n_tw, nrows, |first, n, chunk| {
-        let walked = rows.iter().skip(first).take(n);
-        for (tr, row_bytes) in walked.zip(chunk.chunks_exact_mut(tile_bytes * n_tw)) {
+    let row_len = tile_bytes * n_tw;
+    // Converts `c` consecutive rows from row `i0` of `chunk` (first input pixel `b0`,
+    // `vh` valid H rows; `c > 1` only for whole rows one tile row apart).
+    let convert = |chunk: &mut [u8], (i0, b0, vh, c): (usize, usize, usize, usize)| {
+        for (n_w, npix, wt0) in cblocked_w_runs(g) {
+            if n_w == 0 {
+                continue;
+            }
+            let row = Row {
+                npix,
+                valid: g.c as usize,
+                slots: L,
+                pad: true,
+            };
+            let grid = [
+                (c, th * sh, row_len),
+                (n_w, tw * sw, tile_bytes),
+                (vh, sh, ph),
+            ];
+            let input = &src[b0 + wt0 * tw * sw..];
+            let out = &mut chunk[i0 * row_len + wt0 * tile_bytes..];
+            convert_grid::<S, D>(exec.path, input, sside, out, dside, row, grid);
+        }
+    };
+    for_unit_chunks(exec, dst, row_len, nrows, |first, n, chunk| {
+        let mut batch: Option<(usize, usize, usize, usize)> = None;
+        for (i, tr) in rows.iter().skip(first).take(n).enumerate() {
             let (base, vh) = (tr.origin(0) as usize, tr.extents()[0] as usize);
+            let row_bytes = &mut chunk[i * row_len..(i + 1) * row_len];
             zero_strided(
                 &mut row_bytes[tile_raw..],
                 n_tw,
@@ -732,21 +757,24 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
             for tile in row_bytes.chunks_exact_mut(tile_bytes).skip(first_partial) {
                 zero(&mut tile[..tile_raw]);
             }
-            for (n_w, npix, wt0) in cblocked_w_runs(g) {
-                if n_w == 0 {
-                    continue;
+            // Whole rows one tile row apart on the input are one conversion grid.
+            match batch {
+                Some((i0, b0, vh0, c))
+                    if vh0 == th
+                        && vh == th
+                        && c.checked_mul(th * sh).and_then(|x| x.checked_add(b0)) == Some(base) =>
+                {
+                    batch = Some((i0, b0, vh0, c + 1))
                 }
-                let row = Row {
-                    npix,
-                    valid: g.c as usize,
-                    slots: L,
-                    pad: true,
-                };
-                let grid = [(n_w, tw * sw, tile_bytes), (1, 0, 0), (vh, sh, ph)];
-                let input = &src[base + wt0 * tw * sw..];
-                let out = &mut row_bytes[wt0 * tile_bytes..];
-                convert_grid::<S, D>(exec.path, input, sside, out, dside, row, grid);
+                _ => {
+                    if let Some(b) = batch.replace((i, base, vh, 1)) {
+                        convert(chunk, b);
+                    }
+                }
             }
+        }
+        if let Some(b) = batch {
+            convert(chunk, b);
         }
     });
 }

@@ -490,6 +490,39 @@ impl TileRows {
     }
 }
 
+/// Consecutive rows of tiles grouped into runs that one conversion grid covers: `push`
+/// extends the current run `(first, count)` when `follows(run, row)`, else hands it to
+/// `flush` and starts a new one; `finish` flushes the last run.
+struct RowBatch<R>(Option<(R, usize)>);
+
+impl<R: Copy> RowBatch<R> {
+    fn new() -> Self {
+        RowBatch(None)
+    }
+
+    fn push(
+        &mut self,
+        row: R,
+        follows: impl Fn((R, usize), &R) -> bool,
+        flush: impl FnOnce(R, usize),
+    ) {
+        match self.0 {
+            Some(run) if follows(run, &row) => self.0 = Some((run.0, run.1 + 1)),
+            _ => {
+                if let Some((first, n)) = self.0.replace((row, 1)) {
+                    flush(first, n);
+                }
+            }
+        }
+    }
+
+    fn finish(self, flush: impl FnOnce(R, usize)) {
+        if let Some((first, n)) = self.0 {
+            flush(first, n);
+        }
+    }
+}
+
 /// Zeros the pixels of a partial tile's body (compact `[TD, TH, TW, TC]` elements of
 /// `w` bytes) that hold no logical pixel: pixel rows outside the `valid` D and H rows,
 /// and pixels from `vw` on in the others. The conversion writes every slot (channel
@@ -575,7 +608,7 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
         }
     };
     for_ranges(exec, rows.count(), |range| {
-        let mut batch: Option<(TileRow, usize)> = None;
+        let mut batch = RowBatch::new();
         for tr in rows.rows(range) {
             let full_rows = tr.valid == [rows.tile[0], rows.tile[1]];
             // Alignment gaps: the row's W tiles of one channel tile are consecutive (and
@@ -626,18 +659,9 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
                     && n.checked_mul(rs_src).and_then(|x| x.checked_add(f.base)) == Some(t.base)
                     && n.checked_mul(rs_tiles).and_then(|x| x.checked_add(f.idx0)) == Some(t.idx0)
             };
-            match batch {
-                Some(b) if follows(b, &tr) => batch = Some((b.0, b.1 + 1)),
-                _ => {
-                    if let Some((f, n)) = batch.replace((tr, 1)) {
-                        convert_rows(&f, n);
-                    }
-                }
-            }
+            batch.push(tr, follows, |f, n| convert_rows(&f, n));
         }
-        if let Some((f, n)) = batch {
-            convert_rows(&f, n);
-        }
+        batch.finish(|f, n| convert_rows(&f, n));
     });
 }
 
@@ -743,7 +767,7 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
         }
     };
     for_unit_chunks(exec, dst, row_len, nrows, |first, n, chunk| {
-        let mut batch: Option<(usize, usize, usize, usize)> = None;
+        let mut batch = RowBatch::new();
         for (i, tr) in rows.iter().skip(first).take(n).enumerate() {
             let (base, vh) = (tr.origin(0) as usize, tr.extents()[0] as usize);
             let row_bytes = &mut chunk[i * row_len..(i + 1) * row_len];
@@ -758,24 +782,17 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
                 zero(&mut tile[..tile_raw]);
             }
             // Whole rows one tile row apart on the input are one conversion grid.
-            match batch {
-                Some((i0, b0, vh0, c))
-                    if vh0 == th
-                        && vh == th
-                        && c.checked_mul(th * sh).and_then(|x| x.checked_add(b0)) == Some(base) =>
-                {
-                    batch = Some((i0, b0, vh0, c + 1))
-                }
-                _ => {
-                    if let Some(b) = batch.replace((i, base, vh, 1)) {
-                        convert(chunk, b);
-                    }
-                }
-            }
+            let follows = |((_, b0, vh0), c): ((usize, usize, usize), usize),
+                           t: &(usize, usize, usize)| {
+                vh0 == th
+                    && t.2 == th
+                    && c.checked_mul(th * sh).and_then(|x| x.checked_add(b0)) == Some(t.1)
+            };
+            batch.push((i, base, vh), follows, |(i0, b0, vh0), c| {
+                convert(chunk, (i0, b0, vh0, c))
+            });
         }
-        if let Some(b) = batch {
-            convert(chunk, b);
-        }
+        batch.finish(|(i0, b0, vh0), c| convert(chunk, (i0, b0, vh0, c)));
     });
 }
 
@@ -972,24 +989,15 @@ fn untess_tiled<S: Elem, D: Elem>(
                     .and_then(|x| x.checked_add(f.idx0))
                     == Some(t.idx0)
         };
-        let mut batch: Option<(TileRow, usize)> = None;
+        let mut batch = RowBatch::new();
         for tr in rows.rows(0..rows.count()) {
             let dg = tr.digits;
             if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
                 continue;
             }
-            match batch {
-                Some(b) if follows(b, &tr) => batch = Some((b.0, b.1 + 1)),
-                _ => {
-                    if let Some((f, n)) = batch.replace((tr, 1)) {
-                        convert_rows(&f, n);
-                    }
-                }
-            }
+            batch.push(tr, follows, |f, n| convert_rows(&f, n));
         }
-        if let Some((f, n)) = batch {
-            convert_rows(&f, n);
-        }
+        batch.finish(|f, n| convert_rows(&f, n));
     });
 }
 

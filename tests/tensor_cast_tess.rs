@@ -9,24 +9,9 @@ use strideweave::tensor::{
 };
 use strideweave::{layout_type, StaticLayout};
 
-fn spec(s: &str) -> TensorSpec {
-    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
-}
+mod kernel_oracle;
 
-/// Every logical coordinate of `dims`, row-major.
-fn coords(ext: &[u64]) -> Vec<Vec<u64>> {
-    let n: u64 = ext.iter().product();
-    (0..n)
-        .map(|mut i| {
-            let mut c = vec![0; ext.len()];
-            for ax in (0..ext.len()).rev() {
-                c[ax] = i % ext[ax];
-                i /= ext[ax];
-            }
-            c
-        })
-        .collect()
-}
+use kernel_oracle::{coords, spec};
 
 /// Deterministic element values that bf16 represents exactly (so round trips are exact).
 fn value(i: usize) -> f32 {

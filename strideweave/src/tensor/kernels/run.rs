@@ -1367,6 +1367,11 @@ mod x86 {
 
         /// Runs a [`Packed`] plan over every row of the grid.
         ///
+        /// The chunk loop is written out here as in `spread` and `gather`: one shared
+        /// `#[inline(always)]` walker taking the chunk as a closure measured 5% slower on
+        /// `[1,224,224,3]` CastUntess from 16-slot tiles (the closure was not inlined at
+        /// both of its call sites).
+        ///
         /// # Safety
         /// As for `grid`, with `p` built by `Packed::new` for this row.
         #[inline(never)]

@@ -372,6 +372,74 @@ fn aligned_tiles_with_gaps_match_the_oracle_on_every_path() {
     }
 }
 
+/// Tiles one pixel row high whose W tiles follow each other on both sides (no alignment
+/// gap), and tiles of one pixel (with or without a gap): the kernels join those W tiles,
+/// and the tile rows after them, into one long row of pixels (or take the W tiles as
+/// the pixels of a one-pixel row). Few and many channels, padded and dense flat sides,
+/// both directions, every path.
+#[test]
+fn tiles_one_pixel_high_joined_into_long_rows_match_the_oracle_on_every_path() {
+    let cases = [
+        (
+            "1,13,11,2",
+            "mla-tiled(roles=.HWC, tile=(1,1,1,32), align=64)",
+        ),
+        (
+            "1,13,11,2",
+            "mla-tiled(roles=.HWC, tile=(1,1,4,32), align=64)",
+        ),
+        (
+            "1,13,11,2",
+            "mla-tiled(roles=.HWC, tile=(1,1,1,16), align=64)",
+        ),
+        ("2,5,9,3", "mla-tiled(roles=.HWC, tile=(1,1,1,8), align=16)"),
+        (
+            "2,5,9,40",
+            "mla-tiled(roles=.HWC, tile=(1,1,3,16), align=2)",
+        ),
+        (
+            "1,4,6,100",
+            "mla-tiled(roles=.HWC, tile=(1,1,1,16), align=32)",
+        ),
+        ("3,7,17", "mla-tiled(roles=HWC, tile=(1,1,2,16), align=4)"),
+        ("3,7,16", "mla-cblocked(tile=(1,1), align=32)"),
+    ];
+    for (d, p) in cases {
+        for (a, b) in [
+            ("f32", "bf16"),
+            ("bf16", "f32"),
+            ("f16", "f16"),
+            ("bf16", "bf16"),
+        ] {
+            // Dense, and pixels padded by two elements and rows by three pixels.
+            let dims: Vec<u64> = d.split(',').map(|x| x.parse().unwrap()).collect();
+            let (mut st, mut acc) = (vec![0u64; dims.len()], if a == "f32" { 4 } else { 2 });
+            for ax in (0..dims.len()).rev() {
+                st[ax] = acc;
+                acc = (acc * dims[ax])
+                    + if ax + 1 == dims.len() {
+                        2 * st[ax]
+                    } else {
+                        3 * st[ax + 1]
+                    };
+            }
+            let list: Vec<String> = st.iter().map(u64::to_string).collect();
+            for flat in [String::new(), format!(" strided({})", list.join(","))] {
+                check_all_paths(
+                    &spec(&format!("{a}[{d}]{flat}")),
+                    &spec(&format!("{b}[{d}] {p}")),
+                    5,
+                );
+            }
+            check_all_paths(
+                &spec(&format!("{a}[{d}] {p}")),
+                &spec(&format!("{b}[{d}]")),
+                6,
+            );
+        }
+    }
+}
+
 /// Byte strides of a dense layout of `dims` whose axes are stored in the order `perm`
 /// (slowest first), each padded by `pad` elements.
 fn permuted(dims: &[u64], width: u64, perm: &[usize], pad: u64) -> String {

@@ -173,7 +173,7 @@ pub(crate) unsafe fn convert_grid_raw<S: Elem, D: Elem>(
     dst: *mut u8,
     dst_len: usize,
     d: Side,
-    mut row: Row,
+    row: Row,
     grid: Grid,
 ) {
     if row.npix == 0 || row.valid == 0 || grid.iter().any(|g| g.0 == 0) {
@@ -185,6 +185,7 @@ pub(crate) unsafe fn convert_grid_raw<S: Elem, D: Elem>(
         src_end.is_some_and(|e| e <= src.len()) && dst_end.is_some_and(|e| e <= dst_len),
         "convert_grid: a row reaches outside its buffer"
     );
+    let (mut row, grid, s, d) = fold_grid(row, grid, s, d);
     // Pixels that follow each other densely on both sides are one long run.
     if row.groups() == 1
         && row.valid == row.slots
@@ -216,6 +217,33 @@ pub(crate) unsafe fn convert_grid_raw<S: Elem, D: Elem>(
         // SAFETY: bounds and access as above.
         _ => unsafe { portable_grid::<S, D>(src, s, dst, d, row, grid) },
     }
+}
+
+/// `row`, `grid` and the sides with grid levels joined to the row, innermost first: a
+/// level of `n` steps of exactly `npix` pixels on each side continues the row's pixels
+/// (a row of `n * npix` pixels), and a row of one pixel takes the innermost level as its
+/// pixels (steps as pixel strides). Tiles one pixel high (`[1,100,100,2]` into 1x1x1x32
+/// tiles: rows of one pixel) become one long row, which the paths that pack several
+/// pixels per vector can take; the loop of one-pixel rows cost about 11 cycles a pixel.
+/// The same pixels in the same order; levels keep their places (some paths read the
+/// W-tile level from `grid[0]`).
+fn fold_grid(mut row: Row, mut grid: Grid, mut s: Side, mut d: Side) -> (Row, Grid, Side, Side) {
+    while let Some(i) = grid.iter().rposition(|l| l.0 > 1) {
+        let (count, ss, ds) = grid[i];
+        if row.npix == 1 {
+            (s.pixel, d.pixel) = (ss, ds);
+        } else if row.npix.checked_mul(s.pixel) != Some(ss)
+            || row.npix.checked_mul(d.pixel) != Some(ds)
+        {
+            break;
+        }
+        match row.npix.checked_mul(count) {
+            Some(npix) => row.npix = npix,
+            None => break,
+        }
+        grid[i] = (1, 0, 0);
+    }
+    (row, grid, s, d)
 }
 
 /// Zeros `buf`. Tile gaps and the missing pixels of edge tiles are zeroed tile by tile,

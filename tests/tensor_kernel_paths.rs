@@ -440,6 +440,35 @@ fn tiles_one_pixel_high_joined_into_long_rows_match_the_oracle_on_every_path() {
     }
 }
 
+/// Few pixels per tile row and many channel groups into tiles (the kernels then convert
+/// group by group over the whole grid, writing the tiles in storage order): whole and
+/// partial last groups, partial W and H tiles, an outer axis, each kind of conversion
+/// (moving, widening, narrowing), every path.
+#[test]
+fn many_channel_groups_over_few_pixels_match_the_oracle_on_every_path() {
+    let cases = [
+        ("1,7,7,512", "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)"),
+        ("1,5,5,200", "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)"),
+        ("2,3,6,136", "mla-tiled(roles=.HWC, tile=(1,2,3,32), align=128)"),
+        ("2,7,3,100", "mla-cblocked(tile=(2,4), align=64)"),
+    ];
+    for (d, p) in cases {
+        for (a, b) in [
+            ("f32", "f32"),
+            ("bf16", "f32"),
+            ("f16", "f16"),
+            ("bf16", "bf16"),
+            ("f32", "bf16"),
+        ] {
+            check_all_paths(
+                &spec(&format!("{a}[{d}]")),
+                &spec(&format!("{b}[{d}] {p}")),
+                7,
+            );
+        }
+    }
+}
+
 /// Byte strides of a dense layout of `dims` whose axes are stored in the order `perm`
 /// (slowest first), each padded by `pad` elements.
 fn permuted(dims: &[u64], width: u64, perm: &[usize], pad: u64) -> String {

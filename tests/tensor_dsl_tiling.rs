@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use strideweave::tensor::{
-    local_partition, local_tile, tiled_divide, zipped_divide, IdentityTensor, Tensor,
+    local_partition, local_tile, tiled_divide, zipped_divide, IdentityTensor, Tensor, TileWalk,
 };
 use strideweave::{Layout, Shape, Stride};
 
@@ -199,4 +199,33 @@ fn an_empty_mode_tiles_without_panicking() {
     assert_eq!(z.layout().to_string(), "((2,3),(2,1)):((1,0),(2,0))");
     let id = IdentityTensor::new(&l.shape()).unwrap();
     assert_eq!(id.tiles([2, 3]).unwrap().count(), 2);
+}
+
+proptest! {
+    /// `TileIter::for_each_while` visits exactly the iterator's tiles, in order, by
+    /// reference, and stops at the first tile its closure declines (that tile seen,
+    /// none after it).
+    #[test]
+    fn for_each_while_visits_the_iterators_tiles_and_stops_when_asked(
+        dims in prop::collection::vec(1u64..9, 1..4),
+        tiler in prop::collection::vec(1u64..5, 3),
+        stop in 0usize..40,
+    ) {
+        let shape = Shape::new(dims.as_slice()).unwrap();
+        let l = Layout::row_major(shape).unwrap();
+        let walk = TileWalk::new(&shape, &tiler[..dims.len()], &[&l]).unwrap();
+        let all: Vec<_> = walk.iter().collect();
+        let mut seen = vec![];
+        walk.iter().for_each_while(|t| {
+            seen.push(*t);
+            true
+        });
+        prop_assert_eq!(&seen, &all);
+        let mut until = vec![];
+        walk.iter().for_each_while(|t| {
+            until.push(*t);
+            until.len() <= stop
+        });
+        prop_assert_eq!(&until[..], &all[..all.len().min(stop + 1)]);
+    }
 }

@@ -447,9 +447,18 @@ fn tiles_one_pixel_high_joined_into_long_rows_match_the_oracle_on_every_path() {
 #[test]
 fn many_channel_groups_over_few_pixels_match_the_oracle_on_every_path() {
     let cases = [
-        ("1,7,7,512", "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)"),
-        ("1,5,5,200", "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)"),
-        ("2,3,6,136", "mla-tiled(roles=.HWC, tile=(1,2,3,32), align=128)"),
+        (
+            "1,7,7,512",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "1,5,5,200",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "2,3,6,136",
+            "mla-tiled(roles=.HWC, tile=(1,2,3,32), align=128)",
+        ),
         ("2,7,3,100", "mla-cblocked(tile=(2,4), align=64)"),
     ];
     for (d, p) in cases {

@@ -458,6 +458,35 @@ impl Iterator for TileIter<'_> {
 impl ExactSizeIterator for TileIter<'_> {}
 
 impl TileIter<'_> {
+    /// Calls `f` with each remaining tile, by reference and in order, while it returns
+    /// true: the iterator's tiles without copying a [`TileAt`] (a few hundred bytes) per
+    /// tile, for loops whose work per tile is small.
+    ///
+    /// ```
+    /// use strideweave::{Layout, Shape};
+    /// use strideweave::tensor::TileWalk;
+    /// let shape = Shape::new((8, 8)).unwrap();
+    /// let l = Layout::row_major(shape).unwrap();
+    /// let walk = TileWalk::new(&shape, &[4, 2], &[&l]).unwrap();
+    /// let mut origins = vec![];
+    /// walk.iter().for_each_while(|t| {
+    ///     origins.push(t.origin(0));
+    ///     origins.len() < 3
+    /// });
+    /// assert_eq!(origins, [0, 32, 2]); // two row tiles of column tile 0, then column tile 1
+    /// ```
+    pub fn for_each_while(mut self, mut f: impl FnMut(&TileAt) -> bool) {
+        while self.left > 0 {
+            if !f(&self.at) {
+                return;
+            }
+            self.left -= 1;
+            if self.left > 0 {
+                self.advance(0);
+            }
+        }
+    }
+
     /// Moves to the next tile of the modes `order[from..]` (an odometer); false when
     /// they wrap around.
     #[inline(always)]

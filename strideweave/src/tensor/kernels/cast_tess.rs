@@ -473,12 +473,20 @@ impl TileRows {
     }
 
     /// The rows `range` (in storage order).
-    fn rows(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = TileRow> + '_ {
-        self.walk
-            .iter()
-            .skip(range.start)
-            .take(range.len())
-            .map(|t| tile_row(&t))
+    fn for_rows(&self, range: std::ops::Range<usize>, mut f: impl FnMut(TileRow)) {
+        let mut it = self.walk.iter();
+        if range.start > 0 {
+            it.nth(range.start - 1);
+        }
+        let mut left = range.len();
+        it.for_each_while(|t| {
+            if left == 0 {
+                return false;
+            }
+            left -= 1;
+            f(tile_row(t));
+            true
+        });
     }
 
     /// The (up to two) grids of a row: `(W tiles, pixels per tile, first W tile)`.
@@ -609,7 +617,7 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     };
     for_ranges(exec, rows.count(), |range| {
         let mut batch = RowBatch::new();
-        for tr in rows.rows(range) {
+        rows.for_rows(range, |tr| {
             let full_rows = tr.valid == [rows.tile[0], rows.tile[1]];
             // Alignment gaps: the row's W tiles of one channel tile are consecutive (and
             // so are all its tiles when the row is the only one of its outer index), so
@@ -660,7 +668,7 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
                     && n.checked_mul(rs_tiles).and_then(|x| x.checked_add(f.idx0)) == Some(t.idx0)
             };
             batch.push(tr, follows, |f, n| convert_rows(&f, n));
-        }
+        });
         batch.finish(|f, n| convert_rows(&f, n));
     });
 }
@@ -990,13 +998,12 @@ fn untess_tiled<S: Elem, D: Elem>(
                     == Some(t.idx0)
         };
         let mut batch = RowBatch::new();
-        for tr in rows.rows(0..rows.count()) {
+        rows.for_rows(0..rows.count(), |tr| {
             let dg = tr.digits;
-            if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
-                continue;
+            if dg[part.digit] >= part.range.0 && dg[part.digit] < part.range.1 {
+                batch.push(tr, follows, |f, n| convert_rows(&f, n));
             }
-            batch.push(tr, follows, |f, n| convert_rows(&f, n));
-        }
+        });
         batch.finish(|f, n| convert_rows(&f, n));
     });
 }

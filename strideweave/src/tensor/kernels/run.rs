@@ -427,12 +427,19 @@ const OVER_GRID_SLOTS: usize = 1 << 17;
 /// it jumps to the next (rows of 7 or 8 pixels measured 10% slower over the grid).
 const OVER_GRID_PIXELS: usize = 4;
 
+/// Destination groups a multiple of this many bytes apart are candidates for
+/// [`over_grid`]: the groups of a pixel then fall into one or two L1 sets (4 KiB apart
+/// is one set). MlaCBlocked tiles of the same pixels lie one tile (1 KiB or less) apart
+/// and measured 1.1 to 1.4x slower over the grid (`[1,7,7,2048]` into (4,4) blocks).
+const OVER_GRID_STRIDE: usize = 2048;
+
 /// The grid of `r`'s full channel groups, group by group over the whole grid (the
 /// groups an outer grid level, each row one group), when that is the better walk: a
 /// tiled destination is then written tile by tile in storage order. A few large-channel
 /// pixels (`[1,7,7,2048]` into 1x4x4x16 tiles: four spatial tiles whose channel tiles
 /// lie 2 or 4 KiB apart), walked row by row, stall on stores into lines of one L1 set.
-/// Only where it measured faster: rows of at most [`OVER_GRID_PIXELS`] pixels, a grid
+/// Only where it measured faster: destination groups a multiple of
+/// [`OVER_GRID_STRIDE`] bytes apart, rows of at most [`OVER_GRID_PIXELS`] pixels, a grid
 /// of at most [`OVER_GRID_SLOTS`] slots
 /// (`[8,28,28,257]`: up to 1.5x slower), into the side whose groups lie further apart
 /// (a tiled source: up to 3x slower), for conversions that only move or widen elements
@@ -449,6 +456,7 @@ fn over_grid<S: Elem, D: Elem>(s: Side, d: Side, r: Row, g: Grid) -> Option<Grid
     let fits = full >= GROUP_OUTER_MIN
         && (2..=OVER_GRID_PIXELS).contains(&r.npix)
         && d.group > s.group
+        && d.group % OVER_GRID_STRIDE == 0
         && slots <= OVER_GRID_SLOTS
         && (D::W == 4 || S::DTYPE == D::DTYPE);
     if !fits {

@@ -256,3 +256,30 @@ fn argmax_along_narrow_strides_on_every_path() {
         }
     }
 }
+
+/// A reduced axis that is not the dense one while the axis before it is (a column-major
+/// matrix, or a transposed view, reduced along its rows): those rows are the columns of
+/// the column kernel. Several outer axes, partial vectors, ties, signed zeros and NaNs.
+#[test]
+fn argmax_along_a_strided_axis_with_a_dense_outer_axis_on_every_path() {
+    let picks: Vec<u8> = (0..389u32).map(|i| ((i * 7 + i / 13) % 10) as u8).collect();
+    let mut late_nan = vec![3u8; 389];
+    late_nan[200] = 8;
+    late_nan[301] = 7;
+    for d in ["f32", "f16", "bf16"] {
+        let w: u64 = if d == "f32" { 4 } else { 2 };
+        for (m, n) in [(1u64, 5u64), (17, 3), (40, 33), (70, 1), (333, 13)] {
+            // [m, n] column-major, reduced along axis 1 (stride m elements).
+            let s = spec(&format!("{d}[{m},{n}] strided({w},{})", m * w));
+            check(&s, 1, &picks, "i64");
+            check(&s, 1, &late_nan, "i32");
+            // [2, m, n] with the batch outermost and a padded batch stride.
+            let s = spec(&format!(
+                "{d}[2,{m},{n}] strided({},{w},{})",
+                m * n * w + 64,
+                m * w
+            ));
+            check(&s, 2, &picks, "i64");
+        }
+    }
+}

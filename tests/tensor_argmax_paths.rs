@@ -283,3 +283,41 @@ fn argmax_along_a_strided_axis_with_a_dense_outer_axis_on_every_path() {
         }
     }
 }
+
+/// Reduced along an outer axis while the inner axis is an interleaved view (elements 2
+/// to 4 apart) or dense only along the innermost of several inner axes: runs of columns
+/// along the innermost inner axis (masked byte loads and a lane permutation for the
+/// interleaved ones). Partial vectors, ties, signed zeros, late NaNs.
+#[test]
+fn argmax_over_interleaved_or_split_inner_columns_on_every_path() {
+    let picks: Vec<u8> = (0..389u32).map(|i| ((i * 5 + i / 7) % 10) as u8).collect();
+    let mut late_nan = vec![2u8; 389];
+    late_nan[250] = 8;
+    late_nan[330] = 7;
+    for d in ["f32", "f16", "bf16"] {
+        let w: u64 = if d == "f32" { 4 } else { 2 };
+        for k in [2u64, 3, 4] {
+            if 15 * k * w + w > 128 {
+                continue;
+            }
+            for (m, n) in [(3u64, 1u64), (5, 17), (13, 40), (2, 301)] {
+                // [m, n] reduced along axis 0, columns k elements apart.
+                let s = spec(&format!(
+                    "{d}[{m},{n}] strided({},{})",
+                    n * k * w + 8,
+                    k * w
+                ));
+                check(&s, 0, &picks, "i64");
+                check(&s, 0, &late_nan, "i32");
+            }
+        }
+        // [4, 3, 20] reduced along axis 0: inner axes (3, 20) with a padded middle stride.
+        let s = spec(&format!(
+            "{d}[4,3,20] strided({},{},{w})",
+            3 * 24 * w,
+            24 * w
+        ));
+        check(&s, 0, &picks, "i64");
+        check(&s, 0, &late_nan, "i32");
+    }
+}

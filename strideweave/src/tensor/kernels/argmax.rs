@@ -212,6 +212,12 @@ fn argmax_part<S: Elem>(
         }
         return;
     }
+    // The innermost inner axis: its elements `cs` bytes apart (dense or narrow runs of
+    // columns when the inner axes as a whole are not one dense run).
+    let (last_ext, cs) = (
+        r.inner_ext[r.n_inner_axes - 1],
+        r.inner_stride[r.n_inner_axes - 1],
+    );
     let mut i = 0;
     while i < count {
         let (o, j) = ((first + i) / r.inner, (first + i) % r.inner);
@@ -220,6 +226,16 @@ fn argmax_part<S: Elem>(
             // Columns j.. of this outer index, up to the end of the part or of the row.
             let cols = (r.inner - j).min(count - i);
             columns_vector::<S>(src, base + j * S::W, r.stride, r.n, cols, out, i, out_w);
+            i += cols;
+        } else if vector && (cs == S::W || narrow_row::<S>(cs)) {
+            // Columns j.. along the innermost inner axis, up to its end or the part's.
+            let cols = (last_ext - j % last_ext).min(count - i);
+            let b = base + r.inner_offset(j);
+            if cs == S::W {
+                columns_vector::<S>(src, b, r.stride, r.n, cols, out, i, out_w);
+            } else {
+                columns_narrow_vector::<S>(src, b, r.stride, cs, r.n, cols, out, i, out_w);
+            }
             i += cols;
         } else {
             let b = base + r.inner_offset(j);
@@ -353,6 +369,51 @@ fn columns_vector<S: Elem>(
     }
 }
 
+/// [`columns_vector`] over columns `cs` bytes apart (see `narrow_row`).
+#[allow(clippy::too_many_arguments)]
+fn columns_narrow_vector<S: Elem>(
+    src: &[u8],
+    base: usize,
+    stride: usize,
+    cs: usize,
+    n: usize,
+    cols: usize,
+    out: &mut [u8],
+    i: usize,
+    out_w: usize,
+) {
+    let last = (n - 1)
+        .checked_mul(stride)
+        .and_then(|x| x.checked_add((cols - 1).checked_mul(cs)?))
+        .and_then(|x| x.checked_add(base + S::W));
+    assert!(last.is_some_and(|l| l <= src.len()) && (i + cols) * out_w <= out.len());
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the caller checked AVX-512 F/BW/VL and `narrow_row(cs)`; every row's
+    // `cols` elements lie inside `src` and the `cols` indices inside `out` (asserted);
+    // n - 1 <= i32::MAX (caller).
+    unsafe {
+        x86::columns_narrow::<S>(
+            src.as_ptr().add(base),
+            stride,
+            cs,
+            n,
+            cols,
+            out.as_mut_ptr().add(i * out_w),
+            out_w,
+        )
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    for c in 0..cols {
+        let b = base + c * cs;
+        write_index(
+            out,
+            i + c,
+            out_w,
+            argmax_by(n, |k| S::to_f32(S::read(src, b + k * stride))),
+        );
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::Elem;
@@ -453,39 +514,11 @@ mod x86 {
     /// `i32`; `stride` as above.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
     pub unsafe fn row_narrow<S: Elem>(p: *const u8, stride: usize, n: usize) -> usize {
-        let w = S::W;
-        let r = stride / w;
-        let full = (0..16).fold(0u128, |m, j| m | ((1u128 << w) - 1) << (j * stride));
         let iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        let idx = if w == 4 {
-            _mm512_mullo_epi32(iota, _mm512_set1_epi32(r as i32))
-        } else {
-            let a: [u16; 32] = std::array::from_fn(|j| (j * r).min(63) as u16);
-            // SAFETY: reads the 64 bytes of `a`.
-            unsafe { _mm512_loadu_si512(a.as_ptr().cast()) }
-        };
         let neg_inf = _mm512_set1_ps(f32::NEG_INFINITY);
-        let block = |k: usize| -> __m512 {
-            let v = (n - k).min(16);
-            let m = full & (u128::MAX >> (128 - ((v - 1) * stride + w)));
-            // SAFETY: the masks select exactly the bytes of elements k..k + v (caller).
-            unsafe {
-                let q = p.add(k * stride);
-                let lo = _mm512_maskz_loadu_epi8(m as u64, q.cast());
-                let hi = _mm512_maskz_loadu_epi8((m >> 64) as u64, q.wrapping_add(64).cast());
-                let x = match S::DTYPE {
-                    DType::F32 => _mm512_castsi512_ps(_mm512_permutex2var_epi32(lo, idx, hi)),
-                    DType::F16 => _mm512_cvtph_ps(_mm512_castsi512_si256(
-                        _mm512_permutex2var_epi16(lo, idx, hi),
-                    )),
-                    _ => {
-                        let h = _mm512_castsi512_si256(_mm512_permutex2var_epi16(lo, idx, hi));
-                        _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(h)))
-                    }
-                };
-                _mm512_mask_blend_ps(mask(v), neg_inf, x)
-            }
-        };
+        let narrow = Narrow::new::<S>(stride);
+        // SAFETY: block `k` reads exactly the bytes of elements k..min(k + 16, n) (caller).
+        let block = |k: usize| unsafe { narrow.load::<S>(p.add(k * stride), (n - k).min(16)) };
         // Four accumulators take blocks in turn (one would wait on its own compare
         // chain); one that gets no block holds -inf at index i32::MAX, never picked.
         let at = |b: usize| _mm512_add_epi32(iota, _mm512_set1_epi32(16 * b as i32));
@@ -527,6 +560,100 @@ mod x86 {
             .fold(f32::NEG_INFINITY, f32::max);
         let best = _mm512_set1_ps(best);
         min_idx(&|a| _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(a.best, best))
+    }
+
+    /// Loads of 16 elements `stride` bytes apart (2 to 8 elements, 16 of them within 128
+    /// bytes, see `narrow_row`): one or two masked byte loads of exactly their bytes and
+    /// a lane permutation, widened to F32. Shared by the row and column kernels.
+    #[derive(Clone, Copy)]
+    pub struct Narrow {
+        /// The bytes of 16 elements from the first.
+        full: u128,
+        /// Lane permutation from the two 64-byte vectors to the 16 elements.
+        idx: __m512i,
+        stride: usize,
+    }
+
+    impl Narrow {
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+        pub fn new<S: Elem>(stride: usize) -> Narrow {
+            let w = S::W;
+            let r = stride / w;
+            let full = (0..16).fold(0u128, |m, j| m | ((1u128 << w) - 1) << (j * stride));
+            let iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+            let idx = if w == 4 {
+                _mm512_mullo_epi32(iota, _mm512_set1_epi32(r as i32))
+            } else {
+                let a: [u16; 32] = std::array::from_fn(|j| (j * r).min(63) as u16);
+                // SAFETY: reads the 64 bytes of `a`.
+                unsafe { _mm512_loadu_si512(a.as_ptr().cast()) }
+            };
+            Narrow { full, idx, stride }
+        }
+
+        /// The `1 <= v <= 16` elements from `q` in lanes `0..v`, the others -inf.
+        ///
+        /// # Safety
+        /// The `v` elements' bytes are readable (no other byte is read).
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+        pub unsafe fn load<S: Elem>(&self, q: *const u8, v: usize) -> __m512 {
+            let neg_inf = _mm512_set1_ps(f32::NEG_INFINITY);
+            let m = self.full & (u128::MAX >> (128 - ((v - 1) * self.stride + S::W)));
+            let idx = self.idx;
+            // SAFETY: the masks select exactly the bytes of the v elements (caller).
+            unsafe {
+                let lo = _mm512_maskz_loadu_epi8(m as u64, q.cast());
+                let hi = _mm512_maskz_loadu_epi8((m >> 64) as u64, q.wrapping_add(64).cast());
+                let x = match S::DTYPE {
+                    DType::F32 => _mm512_castsi512_ps(_mm512_permutex2var_epi32(lo, idx, hi)),
+                    DType::F16 => _mm512_cvtph_ps(_mm512_castsi512_si256(
+                        _mm512_permutex2var_epi16(lo, idx, hi),
+                    )),
+                    _ => {
+                        let h = _mm512_castsi512_si256(_mm512_permutex2var_epi16(lo, idx, hi));
+                        _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(h)))
+                    }
+                };
+                _mm512_mask_blend_ps(mask(v), neg_inf, x)
+            }
+        }
+    }
+
+    /// The column kernel (see `columns`) over columns `cs` bytes apart (see
+    /// `narrow_row`): output `c` is the argmax over rows `0..n` (`stride` bytes apart)
+    /// of the element at `c * cs`. A reduction over the outer axis of an interleaved
+    /// view (`f32[333,301]` with strides (2408, 8) along axis 0) took the scalar loop.
+    ///
+    /// # Safety
+    /// AVX-512 F/BW/VL available; rows `0..n` of `cols` elements `cs` bytes apart
+    /// readable at `p`; `cols` indices of `out_w` bytes writable at `out`; n - 1 fits
+    /// i32; `cs` as above.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    pub unsafe fn columns_narrow<S: Elem>(
+        p: *const u8,
+        stride: usize,
+        cs: usize,
+        n: usize,
+        cols: usize,
+        out: *mut u8,
+        out_w: usize,
+    ) {
+        let narrow = Narrow::new::<S>(cs);
+        let mut c = 0;
+        // SAFETY: each load reads the lanes below `cols` of a row below `n` (caller).
+        while c < cols {
+            let v = (cols - c).min(16);
+            let col = unsafe { p.add(c * cs) };
+            let mut l = first(unsafe { narrow.load::<S>(col, v) });
+            for k in 1..n {
+                let x = unsafe { narrow.load::<S>(col.add(k * stride), v) };
+                l = step(l, x, _mm512_set1_epi32(k as i32));
+            }
+            unsafe { store(l, out.add(c * out_w), out_w, mask(v)) };
+            c += 16;
+        }
     }
 
     /// Per lane: best value, its index, and whether a NaN ended the search.

@@ -456,7 +456,7 @@ fn over_grid<S: Elem, D: Elem>(s: Side, d: Side, r: Row, g: Grid) -> Option<Grid
     let fits = full >= GROUP_OUTER_MIN
         && (2..=OVER_GRID_PIXELS).contains(&r.npix)
         && d.group > s.group
-        && d.group % OVER_GRID_STRIDE == 0
+        && d.group.is_multiple_of(OVER_GRID_STRIDE)
         && slots <= OVER_GRID_SLOTS
         && (D::W == 4 || S::DTYPE == D::DTYPE);
     if !fits {

@@ -20,7 +20,8 @@ pub enum ConvertPath {
     Portable,
     /// x86-64 AVX2 integer rounding for BF16, F16C `vcvtps2ph` for F16.
     Avx2F16c,
-    /// x86-64 AVX-512 BF16 `vcvtneps2bf16` with a subnormal fix-up (F16 uses F16C).
+    /// x86-64 AVX-512 (F, BW, VL, DQ and BF16: `vcvtneps2bf16` with a subnormal fix-up found
+    /// by `vfpclassps`; F16 uses F16C).
     Avx512Bf16,
 }
 
@@ -54,6 +55,7 @@ impl ConvertPath {
                     && std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512bw")
                     && std::arch::is_x86_feature_detected!("avx512vl")
+                    && std::arch::is_x86_feature_detected!("avx512dq")
                     && std::arch::is_x86_feature_detected!("avx512bf16")
             }
             #[cfg(not(target_arch = "x86_64"))]

@@ -211,7 +211,7 @@ pub(crate) unsafe fn convert_grid_raw<S: Elem, D: Elem>(
         // contract gives us exclusive access to the written slots).
         ConvertPath::Avx2F16c => unsafe { x86::avx2::grid::<S, D>(src, s, dst, d, row, grid) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `is_available` detected AVX-512 F/BW/VL/BF16 (the callee's features);
+        // SAFETY: `is_available` detected AVX-512 F/BW/VL/DQ/BF16 (the callee's features);
         // bounds and access as above.
         ConvertPath::Avx512Bf16 => unsafe { x86::avx512::grid::<S, D>(src, s, dst, d, row, grid) },
         // SAFETY: bounds and access as above.
@@ -708,10 +708,10 @@ mod x86 {
         use std::arch::x86_64::*;
 
         /// # Safety
-        /// AVX-512 F/BW/VL/BF16 available; every group's `nv` source elements readable
+        /// AVX-512 F/BW/VL/DQ/BF16 available; every group's `nv` source elements readable
         /// and `ns` destination slots writable, as laid out by `s`, `d`, `r`, `g`; no
         /// overlap between source and destination.
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         pub unsafe fn grid<S: Elem, D: Elem>(
             src: *const u8,
             s: Side,
@@ -802,7 +802,7 @@ mod x86 {
         /// As for `grid`, with direct formats, `slots % 16 == 0` and
         /// `valid % slots == 0`; `SP`/`DP` match the variants of `s.fmt`/`d.fmt`.
         #[inline(never)]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn grid_whole<S: Elem, D: Elem, const SP: bool, const DP: bool>(
             src: *const u8,
             s: Side,
@@ -872,7 +872,7 @@ mod x86 {
             ///
             /// # Safety
             /// The group's `nv` elements are readable and `ns` slots writable; formats
-            /// direct; AVX-512 F/BW/VL/BF16 available.
+            /// direct; AVX-512 F/BW/VL/DQ/BF16 available.
             #[inline(always)]
             unsafe fn run<S: Elem, D: Elem>(&self, sp: *const u8, sf: Fmt, dp: *mut u8, df: Fmt) {
                 // SAFETY: blocks below `full` lie inside the nv elements and ns slots;
@@ -910,7 +910,7 @@ mod x86 {
         /// As for `grid`, with direct formats; `SP`/`DP` match the variants of
         /// `s.fmt`/`d.fmt`.
         #[inline(never)]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn grid_planned<S: Elem, D: Elem, const SP: bool, const DP: bool>(
             src: *const u8,
             s: Side,
@@ -1050,7 +1050,7 @@ mod x86 {
             /// one group or more than 16 channels, a pixel wider than a vector, byte
             /// planes other than dense pixels of 8, 16 or 32 slots, or pixel strides that
             /// are not whole elements or would overlap.
-            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
             fn new<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> Option<Packed> {
                 let (valid, wlen) = (r.valid, if r.pad { r.slots } else { r.valid });
                 if r.groups() != 1 || valid > 16 || r.npix < 2 {
@@ -1173,7 +1173,7 @@ mod x86 {
         /// 16-bit lanes to BF16 byte planes, pixel by pixel (pixels of `slots` = 8, 16
         /// or 32 lanes): each pixel's low bytes, then its high bytes.
         #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         fn to_planes(v: __m512i, slots: usize) -> __m512i {
             // Per 128-bit lane: [l0 h0 .. l7 h7] -> [l0..l7 h0..h7].
             let split = _mm512_set4_epi32(0x0F0D_0B09, 0x0705_0301, 0x0E0C_0A08, 0x0604_0200);
@@ -1189,7 +1189,7 @@ mod x86 {
 
         /// The inverse of [`to_planes`].
         #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         fn from_planes(v: __m512i, slots: usize) -> __m512i {
             let v = match slots {
                 8 => v,
@@ -1204,7 +1204,7 @@ mod x86 {
         /// The 16 elements in the low lanes of `x` (32-bit lanes for 4-byte `S`, 16-bit
         /// lanes otherwise) converted to `D`, in the low lanes of the result.
         #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         fn convert16<S: Elem, D: Elem>(x: __m512i) -> __m512i {
             let lo = _mm512_castsi512_si256(x);
             match (S::W, D::W) {
@@ -1273,7 +1273,7 @@ mod x86 {
         /// # Safety
         /// As for `grid`, and `spread_pixels` returned `p`.
         #[inline(never)]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn spread<S: Elem, D: Elem, const DP: bool>(
             src: *const u8,
             s: Side,
@@ -1388,7 +1388,7 @@ mod x86 {
         /// # Safety
         /// As for `grid`, and `gather_pixels` returned `p`.
         #[inline(never)]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn gather<S: Elem, D: Elem, const SP: bool>(
             src: *const u8,
             s: Side,
@@ -1477,7 +1477,7 @@ mod x86 {
         /// # Safety
         /// As for `grid`, with `p` built by `Packed::new` for this row.
         #[inline(never)]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn grid_packed<S: Elem, D: Elem>(src: *const u8, dst: *mut u8, g: Grid, p: &Packed) {
             // SAFETY: rows in bounds (contract); chunk `c` holds the row's pixels
             // c*q .. c*q+q, the last one the remaining npix % q.
@@ -1501,7 +1501,7 @@ mod x86 {
         ///
         /// # Safety
         /// AVX-512 F/BW available; every piece is writable.
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         pub unsafe fn zero_pieces(p: *mut u8, count: usize, step: usize, len: usize) {
             let (z, m) = (_mm512_setzero_si512(), u64::MAX >> (64 - len));
             for k in 0..count {
@@ -1515,7 +1515,7 @@ mod x86 {
         ///
         /// # Safety
         /// AVX-512 F/BW available; `p` valid for writes of `len` bytes.
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         pub unsafe fn zero_bytes(p: *mut u8, len: usize) {
             let z = _mm512_setzero_si512();
             let mut k = 0;
@@ -1529,7 +1529,7 @@ mod x86 {
 
         /// Zeros the slots `k..` of the lanes in `m` (direct format).
         #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn zero<D: Elem>(dp: *mut u8, df: Fmt, k: usize, m: __mmask16) {
             // SAFETY: unmasked lanes are writable slots (caller).
             unsafe {
@@ -1548,7 +1548,7 @@ mod x86 {
         /// # Safety
         /// As for `grid`.
         #[inline(never)]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn grid_strided<S: Elem, D: Elem>(
             src: *const u8,
             s: Side,
@@ -1599,7 +1599,7 @@ mod x86 {
         impl Narrow {
             /// The plan of format `f` for elements of width `w`: `Some(None)` when direct,
             /// `Some(Some(..))` when narrow, `None` otherwise.
-            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
             fn of(f: Fmt, w: usize) -> Option<Option<Narrow>> {
                 let st = match f {
                     Fmt::Planes(_) => return Some(None),
@@ -1649,7 +1649,7 @@ mod x86 {
         /// # Safety
         /// As for `grid`.
         #[inline(never)]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn grid_narrow<S: Elem, D: Elem>(
             src: *const u8,
             s: Side,
@@ -1753,7 +1753,7 @@ mod x86 {
         /// # Safety
         /// As for `grid`.
         #[inline(never)]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn transposed<S: Elem, D: Elem>(
             src: *const u8,
             s: Side,
@@ -1909,7 +1909,7 @@ mod x86 {
         /// As for `grid`; `s.fmt == Fmt::Elements(cs)`, `s.pixel == S::W`, `d.fmt`
         /// direct with `DP` its variant.
         #[inline(never)]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn tess_t<S: Elem, D: Elem, const DP: bool>(
             src: *const u8,
             s: Side,
@@ -1981,7 +1981,7 @@ mod x86 {
             ///
             /// # Safety
             /// Those channels' `n` pixels are readable and slots writable; AVX-512
-            /// F/BW/VL/BF16 available.
+            /// F/BW/VL/DQ/BF16 available.
             #[inline(always)]
             unsafe fn run<S: Elem, D: Elem, const NB: usize>(
                 &self,
@@ -2087,7 +2087,7 @@ mod x86 {
         /// As for `grid`; `d.fmt == Fmt::Elements(cs)`, `d.pixel == D::W`, `s.fmt`
         /// direct with `SP` its variant.
         #[inline(never)]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn untess_t<S: Elem, D: Elem, const SP: bool>(
             src: *const u8,
             s: Side,
@@ -2152,7 +2152,7 @@ mod x86 {
             ///
             /// # Safety
             /// Those channels of the `n` pixels are readable and writable; AVX-512
-            /// F/BW/VL/BF16 available.
+            /// F/BW/VL/DQ/BF16 available.
             #[inline(always)]
             unsafe fn run<S: Elem, D: Elem, const NB: usize>(
                 &self,
@@ -2250,7 +2250,7 @@ mod x86 {
         /// Converts the elements `k..` of the lanes in `vm` and writes the slots `k..` of
         /// the lanes in `sm` (zero where `vm` is clear); formats are [`direct`].
         #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn block<S: Elem, D: Elem>(
             sp: *const u8,
             sf: Fmt,
@@ -2294,7 +2294,7 @@ mod x86 {
         /// # Safety
         /// The 8 elements are readable and the 8 slots writable.
         #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn block8<S: Elem, D: Elem>(sp: *const u8, sf: Fmt, dp: *mut u8, df: Fmt) {
             // SAFETY: each access covers exactly the 8 elements or the 8 slots (caller).
             unsafe {
@@ -2322,7 +2322,7 @@ mod x86 {
         /// # Safety
         /// The 8 elements are readable.
         #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn load8(p: *const u8, f: Fmt) -> __m128i {
             // SAFETY: reads the 8 low and 8 high bytes, or 8 elements (caller).
             unsafe {
@@ -2341,7 +2341,7 @@ mod x86 {
         /// # Safety
         /// The 8 slots are writable.
         #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn store8(p: *mut u8, f: Fmt, v: __m128i) {
             // SAFETY: writes the 8 low and 8 high bytes, or 8 elements (caller).
             unsafe {
@@ -2365,7 +2365,7 @@ mod x86 {
 
         /// 16 lanes of 16-bit elements, contiguous or byte planes.
         #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn load16(p: *const u8, f: Fmt, k: usize, m: __mmask16) -> __m256i {
             // SAFETY: unmasked lanes are readable elements (caller).
             unsafe {
@@ -2381,7 +2381,7 @@ mod x86 {
         }
 
         #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         unsafe fn store16(p: *mut u8, f: Fmt, k: usize, m: __mmask16, v: __m256i) {
             // SAFETY: unmasked lanes are writable slots (caller).
             unsafe {
@@ -2413,7 +2413,7 @@ mod x86 {
 
         /// F16 or BF16 lanes to F32 bits, exactly (`half`'s rule: a NaN gets its quiet bit).
         #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         fn widen(from: DType, v: __m256i) -> __m512i {
             if from == DType::F16 {
                 _mm512_castps_si512(_mm512_cvtph_ps(v))
@@ -2427,7 +2427,7 @@ mod x86 {
 
         /// F32 bits to F16 or BF16 lanes, round to nearest even, subnormals kept.
         #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bf16")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         fn narrow(to: DType, x: __m512i) -> __m256i {
             if to == DType::F16 {
                 return _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm512_castsi512_ps(x));
@@ -2437,11 +2437,10 @@ mod x86 {
             // every bit pattern is valid for both.
             let mut r: __m256i = unsafe { std::mem::transmute::<__m256bh, __m256i>(hw) };
             // vcvtneps2bf16 treats denormal inputs as zero: recompute lanes holding a
-            // nonzero subnormal (|x| - 1 < 0x007FFFFF unsigned) with integer RNE.
-            let a = _mm512_and_si512(x, _mm512_set1_epi32(0x7FFF_FFFF));
+            // nonzero subnormal (`vfpclassps` class 0x20, one instruction where the
+            // integer test |x| - 1 < 0x007FFFFF took three) with integer RNE.
             let one = _mm512_set1_epi32(1);
-            let sub =
-                _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, one), _mm512_set1_epi32(0x007F_FFFF));
+            let sub = _mm512_fpclass_ps_mask::<0x20>(_mm512_castsi512_ps(x));
             if sub != 0 {
                 let lsb = _mm512_and_si512(_mm512_srli_epi32::<16>(x), one);
                 let t = _mm512_add_epi32(x, _mm512_add_epi32(_mm512_set1_epi32(0x7FFF), lsb));

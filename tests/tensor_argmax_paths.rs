@@ -196,16 +196,19 @@ fn argmax_long_rows_and_many_columns_on_every_path() {
     check(&spec("f32[900,2]"), 0, &picks, "i32");
 }
 
-/// Very short rows (1 to 6 elements) reduced along the last axis: sixteen rows at a time
-/// by gathers, including the last sixteen rows of a 16-bit buffer (whose 4-byte reads
-/// would pass its end, so they take the row loop), padded strided rows and outer axes
-/// that end mid-batch, with ties, signed zeros and NaNs.
+/// Short rows (1 to 17 elements) reduced along the last axis: sixteen rows at a time,
+/// one per lane, by a transpose (2 to 16 elements), including the last sixteen rows of
+/// the buffer, padded strided rows and outer axes that end mid-batch, with ties, signed
+/// zeros and NaNs (early and late).
 #[test]
 fn argmax_short_rows_sixteen_at_a_time_on_every_path() {
     let picks: Vec<u8> = (0..211u32).map(|i| ((i * 5 + i / 7) % 10) as u8).collect();
+    let mut late_nan = vec![5u8; 211];
+    late_nan[150] = 7;
+    late_nan[190] = 8;
     for d in ["f32", "f16", "bf16"] {
         let w = if d == "f32" { 4 } else { 2 };
-        for n in 1..=6u64 {
+        for n in 1..=17u64 {
             for dims in [vec![32, n], vec![37, n], vec![3, 19, n]] {
                 let list: Vec<String> = dims.iter().map(u64::to_string).collect();
                 let axis = dims.len() - 1;
@@ -228,6 +231,7 @@ fn argmax_short_rows_sixteen_at_a_time_on_every_path() {
                     st.join(",")
                 ));
                 check(&s, axis, &picks, "i32");
+                check(&s, axis, &late_nan, "i64");
             }
         }
     }

@@ -2,14 +2,19 @@
 //! number and the first NaN wins, -0.0 ties +0.0. Padding of tiled inputs is never read.
 //!
 //! The output is row-major over `(outer, inner)`: the axes before the reduced one, then
-//! the axes after it. Two vector loops cover the common layouts, each matching the
-//! scalar rule exactly:
+//! the axes after it. Vector loops cover the common layouts, each matching the scalar
+//! rule exactly:
 //! * the reduced axis is contiguous (`inner` is empty): a row kernel finds the maximum
 //!   and whether a NaN occurs in one pass, then the first index equal to it (or the first
-//!   NaN) in a second pass over the same, cache-resident, row;
-//! * the inner axes form one dense run: a column kernel keeps, per lane (one output
-//!   element each), the best value, its index and whether a NaN was seen, and walks the
-//!   reduced axis row by row.
+//!   NaN) in a second pass over the same, cache-resident, row; rows of 2 to 16 elements
+//!   go sixteen at a time, one per lane, through a 16x16 transpose;
+//! * the inner axes form one dense run, or their innermost axis is dense or 2 to 4
+//!   elements apart: a column kernel keeps, per lane (one output element each), the
+//!   best value, its index and whether a NaN was seen, and walks the reduced axis row by
+//!   row; a strided reduced axis whose neighbouring rows are dense takes the same kernel
+//!   across those rows;
+//! * the reduced axis is 2 to 4 elements apart: the row kernel's rule in one pass over
+//!   masked byte loads and a lane permutation.
 //!
 //! Anything else uses the scalar loop. A tiled input is first unpacked (CastUntess,
 //! which never reads padding) into a contiguous scratch buffer of its logical elements.
@@ -151,15 +156,12 @@ fn argmax_part<S: Elem>(
             o /= r.outer_ext[k];
         }
         let mut base = r.outer_offset(first);
-        // Sixteen rows at once along the innermost outer axis (see `x86::rows16`) when
-        // rows are very short.
         let last = r.n_outer_axes.wrapping_sub(1);
         let rs = r.outer_stride.get(last).copied().unwrap_or(0);
-        let batch = vector
-            && r.n_outer_axes > 0
-            && r.n < SHORT_ROW
-            && r.stride == S::W
-            && rs.checked_mul(15).is_some_and(|x| x <= i32::MAX as usize);
+        // Contiguous rows of 2 to 16 elements (an argmax over a few channels), sixteen at
+        // a time along the innermost outer axis by a transpose (see `TRANSPOSED_ROWS`).
+        let transposed =
+            vector && r.n_outer_axes > 0 && TRANSPOSED_ROWS.contains(&r.n) && r.stride == S::W;
         // A strided row (the reduced axis is not the dense one) whose neighbours along
         // the innermost outer axis are dense: those rows are the columns of the column
         // kernel (a column-major matrix reduced along its rows): `f32[333,301]` with
@@ -172,16 +174,13 @@ fn argmax_part<S: Elem>(
         let mut i = 0;
         while i < count {
             // Rows `i..i + step` from `base`: up to the end of the innermost outer axis as
-            // columns, sixteen along it by gathers, or one.
+            // columns, sixteen along it by a transpose, or one.
             let step = if across {
                 let cols = (r.outer_ext[last] - idx[last]).min(count - i);
                 columns_vector::<S>(src, base, r.stride, r.n, cols, out, i, out_w);
                 cols
-            } else if batch
-                && idx[last] + 16 <= r.outer_ext[last]
-                && i + 16 <= count
-                && rows16_vector::<S>(src, base, rs, r, &mut out[i * out_w..], out_w)
-            {
+            } else if transposed && idx[last] + 16 <= r.outer_ext[last] && i + 16 <= count {
+                rows16_transposed_vector::<S>(src, base, rs, r.n, &mut out[i * out_w..], out_w);
                 16
             } else {
                 let best = if vector && r.stride == S::W {
@@ -246,54 +245,46 @@ fn argmax_part<S: Elem>(
     }
 }
 
-/// Sixteen rows from byte `base` (`rs` bytes apart, each `r.n` elements `r.stride`
-/// apart) by gathers, into the first 16 indices of `out`; false, with nothing written,
-/// when a gather's 4-byte read would leave `src` (a 16-bit last element) or the
-/// offsets do not fit `i32`.
-fn rows16_vector<S: Elem>(
+/// Sixteen contiguous rows of `n <= 16` elements from byte `base` (`rs` bytes apart)
+/// by a transpose (see `x86::rows16_transposed`), into the first 16 indices of `out`.
+fn rows16_transposed_vector<S: Elem>(
     src: &[u8],
     base: usize,
     rs: usize,
-    r: &Reduction,
+    n: usize,
     out: &mut [u8],
     out_w: usize,
-) -> bool {
-    let end = (r.n - 1)
-        .checked_mul(r.stride)
-        .and_then(|x| x.checked_add(15usize.checked_mul(rs)?))
-        .and_then(|x| x.checked_add(base + 4));
-    if end.is_none_or(|e| e > src.len())
-        || 15 * rs > i32::MAX as usize
-        || r.n - 1 > i32::MAX as usize
-        || out.len() < 16 * out_w
-    {
-        return false;
-    }
+) {
+    let end = rs
+        .checked_mul(15)
+        .and_then(|x| x.checked_add(base + n * S::W));
+    assert!(
+        end.is_some_and(|e| e <= src.len()) && (1..=16).contains(&n) && 16 * out_w <= out.len()
+    );
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: the caller checked AVX-512 F/BW/VL; every gathered 4-byte read lies inside
-    // `src` (checked above: the last row's last element is the furthest) and 16 indices
-    // fit in `out`.
+    // SAFETY: the caller checked AVX-512 F/BW/VL; the 16 rows' n elements lie inside
+    // `src` and the 16 indices inside `out` (asserted).
     unsafe {
-        x86::rows16::<S>(
-            src.as_ptr().add(base),
-            rs,
-            r.stride,
-            r.n,
-            out.as_mut_ptr(),
-            out_w,
-        );
-        true
-    }
+        x86::rows16_transposed::<S>(src.as_ptr().add(base), rs, n, out.as_mut_ptr(), out_w)
+    };
     #[cfg(not(target_arch = "x86_64"))]
-    false
+    for i in 0..16 {
+        let b = base + i * rs;
+        write_index(
+            out,
+            i,
+            out_w,
+            argmax_by(n, |k| S::to_f32(S::read(src, b + k * S::W))),
+        );
+    }
 }
 
-/// Contiguous rows shorter than this are done sixteen at a time by `rows16_vector`:
-/// the row kernel's two passes and horizontal reduction cost more than such a row.
-/// Gathers are slow on AMD Zen 4 (about 9 ns for 16 lanes here), so they win only for
-/// very short rows: `f32[20000,n]` along the last axis, row kernel / gathers: n = 2
-/// 70 / 24 us, n = 3 72 / 35 us, n = 8 75 / 91 us; strided rows lost 2.4x.
-const SHORT_ROW: usize = 5;
+/// Contiguous rows of this many elements are reduced sixteen at a time, one row per
+/// lane, by `rows16_transposed_vector`: the row kernel's two passes and horizontal
+/// reductions per row cost more. Measured, `[1,57,55,C]` along C, row kernel (or, below
+/// 5, gathers, which this replaces) / transpose: C = 2 4.9 / 4.4 us, 4 8.2 / 5.8 us,
+/// 5 14.3 / 6.7 us, 8 14.4 / 8.7 us, 12 14.2 / 11.5 us, 16 14.2 / 14.4 us.
+const TRANSPOSED_ROWS: std::ops::RangeInclusive<usize> = 2..=16;
 
 /// Whether a row whose elements are `stride` bytes apart takes `row_narrow_vector`: 2 to
 /// 8 elements apart with 16 of them inside two 64-byte vectors (an interleaved view).
@@ -704,59 +695,35 @@ mod x86 {
         }
     }
 
-    /// Element `k` of 16 rows `row_stride` bytes apart (lane `j`: row `j`), as F32, by
-    /// one gather of the 4 bytes at each element (a 16-bit element is the low half).
+    /// Sixteen contiguous rows of `n <= 16` elements, `row_stride` bytes apart, one
+    /// row per lane: sixteen masked row loads (padding lanes -inf), a 16x16 transpose
+    /// in registers, then the column kernel's rule over the `n` transposed vectors;
+    /// the indices go to `out` (16 of `out_w` bytes). Replaces the row kernel's two
+    /// passes and horizontal reductions per row.
     ///
     /// # Safety
-    /// The 4 bytes at `p + j * row_stride` are readable for every `j < 16`; the offsets
-    /// `offs` are `j * row_stride`.
-    #[inline]
+    /// AVX-512 F/BW/VL available; the `n` elements of each of the 16 rows readable;
+    /// 16 indices writable at `out`; `1 <= n <= 16`.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-    unsafe fn gather16<S: Elem>(p: *const u8, offs: __m512i) -> __m512 {
-        // SAFETY: each lane reads the 4 readable bytes at its row's element (caller).
-        unsafe {
-            match S::DTYPE {
-                DType::F32 => _mm512_i32gather_ps::<1>(offs, p.cast()),
-                DType::F16 => {
-                    let d = _mm512_i32gather_epi32::<1>(offs, p.cast());
-                    _mm512_cvtph_ps(_mm512_cvtepi32_epi16(d))
-                }
-                _ => {
-                    let d = _mm512_i32gather_epi32::<1>(offs, p.cast());
-                    _mm512_castsi512_ps(_mm512_slli_epi32::<16>(d))
-                }
-            }
-        }
-    }
-
-    /// The argmax of 16 rows at once, one per lane, by gathers: very short rows (an
-    /// argmax over 2 to 4 channels, where the row kernel's two passes and horizontal
-    /// reduction cost more than the row).
-    ///
-    /// # Safety
-    /// AVX-512 F/BW/VL available; for every row `j < 16` and element `k < n` the 4 bytes
-    /// at `p + j * row_stride + k * stride` are readable; `15 * row_stride` and `n - 1`
-    /// fit `i32`; 16 indices of `out_w` bytes are writable at `out`.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-    pub unsafe fn rows16<S: Elem>(
+    pub unsafe fn rows16_transposed<S: Elem>(
         p: *const u8,
         row_stride: usize,
-        stride: usize,
         n: usize,
         out: *mut u8,
         out_w: usize,
     ) {
-        let iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        let offs = _mm512_mullo_epi32(iota, _mm512_set1_epi32(row_stride as i32));
-        // SAFETY (all gathers and the store): in bounds per the contract.
-        unsafe {
-            let mut l = first(gather16::<S>(p, offs));
-            for k in 1..n {
-                let v = gather16::<S>(p.add(k * stride), offs);
-                l = step(l, v, _mm512_set1_epi32(k as i32));
-            }
-            store(l, out, out_w, 0xFFFF);
+        let m = mask(n);
+        // SAFETY: each load reads the n elements of one row (caller).
+        let mut v: [__m512i; 16] = std::array::from_fn(|i| unsafe {
+            _mm512_castps_si512(load::<S>(p.add(i * row_stride), m))
+        });
+        crate::tensor::kernels::transpose::transpose16(&mut v);
+        let mut l = first(_mm512_castsi512_ps(v[0]));
+        for (k, &x) in v.iter().enumerate().take(n).skip(1) {
+            l = step(l, _mm512_castsi512_ps(x), _mm512_set1_epi32(k as i32));
         }
+        // SAFETY: 16 indices writable (caller).
+        unsafe { store(l, out, out_w, 0xFFFF) };
     }
 
     /// # Safety

@@ -9,5 +9,6 @@ pub mod cast;
 pub mod cast_tess;
 pub(crate) mod parallel;
 pub(crate) mod run;
+pub(crate) mod transpose;
 
 pub(crate) use parallel::Exec;

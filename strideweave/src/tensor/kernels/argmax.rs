@@ -6,8 +6,8 @@
 //! rule exactly:
 //! * the reduced axis is contiguous (`inner` is empty): a row kernel finds the maximum
 //!   and whether a NaN occurs in one pass, then the first index equal to it (or the first
-//!   NaN) in a second pass over the same, cache-resident, row; rows of 2 to 16 elements
-//!   go sixteen at a time, one per lane, through a 16x16 transpose;
+//!   NaN) in a second pass over the same, cache-resident, row; rows of 2 to 32 elements
+//!   go sixteen at a time, one per lane, through 16x16 transposes;
 //! * the inner axes form one dense run, or their innermost axis is dense or 2 to 4
 //!   elements apart: a column kernel keeps, per lane (one output element each), the
 //!   best value, its index and whether a NaN was seen, and walks the reduced axis row by
@@ -158,7 +158,7 @@ fn argmax_part<S: Elem>(
         let mut base = r.outer_offset(first);
         let last = r.n_outer_axes.wrapping_sub(1);
         let rs = r.outer_stride.get(last).copied().unwrap_or(0);
-        // Contiguous rows of 2 to 16 elements (an argmax over a few channels), sixteen at
+        // Contiguous rows of 2 to 32 elements (an argmax over a few channels), sixteen at
         // a time along the innermost outer axis by a transpose (see `TRANSPOSED_ROWS`).
         let transposed =
             vector && r.n_outer_axes > 0 && TRANSPOSED_ROWS.contains(&r.n) && r.stride == S::W;
@@ -245,7 +245,7 @@ fn argmax_part<S: Elem>(
     }
 }
 
-/// Sixteen contiguous rows of `n <= 16` elements from byte `base` (`rs` bytes apart)
+/// Sixteen contiguous rows of `n` elements from byte `base` (`rs` bytes apart)
 /// by a transpose (see `x86::rows16_transposed`), into the first 16 indices of `out`.
 fn rows16_transposed_vector<S: Elem>(
     src: &[u8],
@@ -258,9 +258,7 @@ fn rows16_transposed_vector<S: Elem>(
     let end = rs
         .checked_mul(15)
         .and_then(|x| x.checked_add(base + n * S::W));
-    assert!(
-        end.is_some_and(|e| e <= src.len()) && (1..=16).contains(&n) && 16 * out_w <= out.len()
-    );
+    assert!(end.is_some_and(|e| e <= src.len()) && n >= 1 && 16 * out_w <= out.len());
     #[cfg(target_arch = "x86_64")]
     // SAFETY: the caller checked AVX-512 F/BW/VL; the 16 rows' n elements lie inside
     // `src` and the 16 indices inside `out` (asserted).
@@ -281,10 +279,11 @@ fn rows16_transposed_vector<S: Elem>(
 
 /// Contiguous rows of this many elements are reduced sixteen at a time, one row per
 /// lane, by `rows16_transposed_vector`: the row kernel's two passes and horizontal
-/// reductions per row cost more. Measured, `[1,57,55,C]` along C, row kernel (or, below
-/// 5, gathers, which this replaces) / transpose: C = 2 4.9 / 4.4 us, 4 8.2 / 5.8 us,
-/// 5 14.3 / 6.7 us, 8 14.4 / 8.7 us, 12 14.2 / 11.5 us, 16 14.2 / 14.4 us.
-const TRANSPOSED_ROWS: std::ops::RangeInclusive<usize> = 2..=16;
+/// reductions per row cost more. Measured, `[1,57,55,C]` f32 along C, row kernel (or,
+/// below 5, gathers, which this replaced) / transpose: C = 2 4.95 / 3.68 us, 5 14.0 /
+/// 4.6 us, 8 13.6 / 5.1 us, 16 14.0 / 8.6 us, 24 20.8 / 12.1 us, 32 19.5 / 15.6 us;
+/// at 40 both 20.8 us, at 48 and more the row kernel wins (the transposes cost more).
+const TRANSPOSED_ROWS: std::ops::RangeInclusive<usize> = 2..=32;
 
 /// Whether a row whose elements are `stride` bytes apart takes `row_narrow_vector`: 2 to
 /// 8 elements apart with 16 of them inside two 64-byte vectors (an interleaved view).
@@ -695,15 +694,16 @@ mod x86 {
         }
     }
 
-    /// Sixteen contiguous rows of `n <= 16` elements, `row_stride` bytes apart, one
-    /// row per lane: sixteen masked row loads (padding lanes -inf), a 16x16 transpose
-    /// in registers, then the column kernel's rule over the `n` transposed vectors;
+    /// Sixteen contiguous rows of `n` elements, `row_stride` bytes apart, one row per
+    /// lane: per block of 16 elements, sixteen masked row loads (padding lanes -inf) and
+    /// a 16x16 transpose in registers, then the column kernel's rule over the block's
+    /// transposed vectors;
     /// the indices go to `out` (16 of `out_w` bytes). Replaces the row kernel's two
     /// passes and horizontal reductions per row.
     ///
     /// # Safety
     /// AVX-512 F/BW/VL available; the `n` elements of each of the 16 rows readable;
-    /// 16 indices writable at `out`; `1 <= n <= 16`.
+    /// 16 indices writable at `out`; `n >= 1`.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
     pub unsafe fn rows16_transposed<S: Elem>(
         p: *const u8,
@@ -712,18 +712,29 @@ mod x86 {
         out: *mut u8,
         out_w: usize,
     ) {
-        let m = mask(n);
-        // SAFETY: each load reads the n elements of one row (caller).
-        let mut v: [__m512i; 16] = std::array::from_fn(|i| unsafe {
-            _mm512_castps_si512(load::<S>(p.add(i * row_stride), m))
-        });
-        crate::tensor::kernels::transpose::transpose16(&mut v);
-        let mut l = first(_mm512_castsi512_ps(v[0]));
-        for (k, &x) in v.iter().enumerate().take(n).skip(1) {
-            l = step(l, _mm512_castsi512_ps(x), _mm512_set1_epi32(k as i32));
+        let mut l: Option<Lanes> = None;
+        // Blocks of 16 elements of every row: loaded, transposed, folded in by column.
+        let mut c = 0;
+        while c < n {
+            let m = mask(n - c);
+            // SAFETY: each load reads elements c..min(c + 16, n) of one row (caller).
+            let mut v: [__m512i; 16] = std::array::from_fn(|i| unsafe {
+                _mm512_castps_si512(load::<S>(p.add(i * row_stride + c * S::W), m))
+            });
+            crate::tensor::kernels::transpose::transpose16(&mut v);
+            for (j, &x) in v.iter().enumerate().take(n - c) {
+                let x = _mm512_castsi512_ps(x);
+                l = Some(match l {
+                    None => first(x),
+                    Some(l) => step(l, x, _mm512_set1_epi32((c + j) as i32)),
+                });
+            }
+            c += 16;
         }
-        // SAFETY: 16 indices writable (caller).
-        unsafe { store(l, out, out_w, 0xFFFF) };
+        if let Some(l) = l {
+            // SAFETY: 16 indices writable (caller).
+            unsafe { store(l, out, out_w, 0xFFFF) };
+        }
     }
 
     /// # Safety

@@ -177,7 +177,7 @@ fn argmax_part<S: Elem>(
             // columns, sixteen along it by a transpose, or one.
             let step = if across {
                 let cols = (r.outer_ext[last] - idx[last]).min(count - i);
-                columns_vector::<S>(src, base, r.stride, r.n, cols, out, i, out_w);
+                columns_vector::<S>(src, base, r.stride, S::W, r.n, cols, out, i, out_w);
                 cols
             } else if transposed && idx[last] + 16 <= r.outer_ext[last] && i + 16 <= count {
                 rows16_transposed_vector::<S>(src, base, rs, r.n, &mut out[i * out_w..], out_w);
@@ -224,17 +224,14 @@ fn argmax_part<S: Elem>(
         if vector && r.inner_dense {
             // Columns j.. of this outer index, up to the end of the part or of the row.
             let cols = (r.inner - j).min(count - i);
-            columns_vector::<S>(src, base + j * S::W, r.stride, r.n, cols, out, i, out_w);
+            let b = base + j * S::W;
+            columns_vector::<S>(src, b, r.stride, S::W, r.n, cols, out, i, out_w);
             i += cols;
         } else if vector && (cs == S::W || narrow_row::<S>(cs)) {
             // Columns j.. along the innermost inner axis, up to its end or the part's.
             let cols = (last_ext - j % last_ext).min(count - i);
             let b = base + r.inner_offset(j);
-            if cs == S::W {
-                columns_vector::<S>(src, b, r.stride, r.n, cols, out, i, out_w);
-            } else {
-                columns_narrow_vector::<S>(src, b, r.stride, cs, r.n, cols, out, i, out_w);
-            }
+            columns_vector::<S>(src, b, r.stride, cs, r.n, cols, out, i, out_w);
             i += cols;
         } else {
             let b = base + r.inner_offset(j);
@@ -318,50 +315,10 @@ fn row_vector<S: Elem>(run: &[u8], n: usize) -> usize {
 }
 
 /// Column kernel: output elements `i..i + cols` of `out` are the argmax over `n` rows
-/// (`stride` bytes apart) of the dense columns starting at byte `base` of `src`.
+/// (`stride` bytes apart) of the columns `cs` bytes apart starting at byte `base` of
+/// `src`: dense (`cs` the element width) or 2 to 4 elements apart (see `narrow_row`).
 #[allow(clippy::too_many_arguments)]
 fn columns_vector<S: Elem>(
-    src: &[u8],
-    base: usize,
-    stride: usize,
-    n: usize,
-    cols: usize,
-    out: &mut [u8],
-    i: usize,
-    out_w: usize,
-) {
-    let last = (n - 1)
-        .checked_mul(stride)
-        .and_then(|x| x.checked_add(base + cols * S::W));
-    assert!(last.is_some_and(|l| l <= src.len()) && (i + cols) * out_w <= out.len());
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: the caller checked AVX-512 F/BW/VL; every row's `cols` elements lie inside
-    // `src` and the `cols` indices inside `out` (asserted); n - 1 <= i32::MAX (caller).
-    unsafe {
-        x86::columns::<S>(
-            src.as_ptr().add(base),
-            stride,
-            n,
-            cols,
-            out.as_mut_ptr().add(i * out_w),
-            out_w,
-        )
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    for c in 0..cols {
-        let b = base + c * S::W;
-        write_index(
-            out,
-            i + c,
-            out_w,
-            argmax_by(n, |k| S::to_f32(S::read(src, b + k * stride))),
-        );
-    }
-}
-
-/// [`columns_vector`] over columns `cs` bytes apart (see `narrow_row`).
-#[allow(clippy::too_many_arguments)]
-fn columns_narrow_vector<S: Elem>(
     src: &[u8],
     base: usize,
     stride: usize,
@@ -377,20 +334,18 @@ fn columns_narrow_vector<S: Elem>(
         .and_then(|x| x.checked_add((cols - 1).checked_mul(cs)?))
         .and_then(|x| x.checked_add(base + S::W));
     assert!(last.is_some_and(|l| l <= src.len()) && (i + cols) * out_w <= out.len());
+    assert!(cs == S::W || narrow_row::<S>(cs));
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: the caller checked AVX-512 F/BW/VL and `narrow_row(cs)`; every row's
-    // `cols` elements lie inside `src` and the `cols` indices inside `out` (asserted);
-    // n - 1 <= i32::MAX (caller).
+    // SAFETY: the caller checked AVX-512 F/BW/VL; every row's `cols` elements lie inside
+    // `src` and the `cols` indices inside `out` (asserted); the columns are dense or
+    // narrow (asserted); n - 1 <= i32::MAX (caller).
     unsafe {
-        x86::columns_narrow::<S>(
-            src.as_ptr().add(base),
-            stride,
-            cs,
-            n,
-            cols,
-            out.as_mut_ptr().add(i * out_w),
-            out_w,
-        )
+        let (p, o) = (src.as_ptr().add(base), out.as_mut_ptr().add(i * out_w));
+        if cs == S::W {
+            x86::columns::<S>(p, stride, n, cols, o, out_w)
+        } else {
+            x86::columns_narrow::<S>(p, stride, cs, n, cols, o, out_w)
+        }
     };
     #[cfg(not(target_arch = "x86_64"))]
     for c in 0..cols {

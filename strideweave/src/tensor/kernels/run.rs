@@ -100,12 +100,15 @@ fn group_extent(fmt: Fmt, n: usize, w: usize) -> Option<usize> {
 /// Bytes a whole grid spans on one side (`dst`: the written slots and destination
 /// steps), or `None` when it overflows or consecutive groups would overlap.
 fn grid_extent(grid: &Grid, row: &Row, dst: bool, side: Side, w: usize) -> Option<usize> {
+    // A byte-plane source group is read whole (its `plane` slots on each plane: the
+    // pixel of a tile, always complete in its buffer), so the vector paths may load a
+    // plane's bytes past the converted elements; the destination, its written slots.
     let count = |g| {
         let (nv, ns) = row.group(g);
-        if dst {
-            ns
-        } else {
-            nv
+        match side.fmt {
+            _ if dst => ns,
+            Fmt::Planes(plane) => plane,
+            Fmt::Elements(_) => nv,
         }
     };
     let last = row.groups() - 1;
@@ -2853,10 +2856,13 @@ mod x86 {
         /// (lanes past them are zero, so they convert to zero) and writes `w <= 8`
         /// slots; all in registers, with exact-size loads and stores (no stack buffer,
         /// whose byte writes and vector reload stalled store forwarding: `f32[1,224,224,3]`
-        /// into 16-slot tiles took 47 cycles per pixel).
+        /// into 16-slot tiles took 47 cycles per pixel). A byte-plane source reads 8
+        /// bytes of each plane where the group has them (exact-size byte loads made
+        /// bf16 `[1,64,64,1]` read back from 16-slot tiles 4x slower).
         ///
         /// # Safety
-        /// Elements `k..k + v` readable and slots `k..k + w` writable; formats direct.
+        /// Elements `k..k + v` readable (a byte-plane group: all of it) and slots
+        /// `k..k + w` writable; formats direct.
         #[inline]
         #[target_feature(enable = "avx2,f16c")]
         #[allow(clippy::too_many_arguments)]
@@ -2873,6 +2879,17 @@ mod x86 {
             // byte planes), the partial stores write exactly slots k..k + w (caller).
             unsafe {
                 let load16 = || match sf {
+                    // A byte-plane group is readable whole (see `grid_extent`): 8 bytes
+                    // of each plane when they fit, the lanes past `v` then zeroed.
+                    Fmt::Planes(pl) if k + 8 <= pl => {
+                        let lanes = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
+                        let keep = _mm_cmpgt_epi16(_mm_set1_epi16(v as i16), lanes);
+                        let x = _mm_unpacklo_epi8(
+                            _mm_loadl_epi64(sp.add(k).cast()),
+                            _mm_loadl_epi64(sp.add(pl + k).cast()),
+                        );
+                        _mm_and_si128(x, keep)
+                    }
                     Fmt::Planes(pl) => {
                         _mm_unpacklo_epi8(load_bytes(sp.add(k), v), load_bytes(sp.add(pl + k), v))
                     }

@@ -474,19 +474,7 @@ impl TileRows {
 
     /// The rows `range` (in storage order).
     fn for_rows(&self, range: std::ops::Range<usize>, mut f: impl FnMut(TileRow)) {
-        let mut it = self.walk.iter();
-        if range.start > 0 {
-            it.nth(range.start - 1);
-        }
-        let mut left = range.len();
-        it.for_each_while(|t| {
-            if left == 0 {
-                return false;
-            }
-            left -= 1;
-            f(tile_row(t));
-            true
-        });
+        for_tiles(&self.walk, range, |t| f(tile_row(t)));
     }
 
     /// The (up to two) grids of a row: `(W tiles, pixels per tile, first W tile)`.
@@ -496,6 +484,25 @@ impl TileRows {
             (usize::from(self.last_w > 0), self.last_w, self.full_w),
         ]
     }
+}
+
+/// Calls `f` with the tiles `range` of `walk` (in its order), by reference: a tile row's
+/// `TileAt` is a few hundred bytes, and copying it twice per row cost about 20 ns, most
+/// of a small tensor's run (`f32[8,8,8,8]` into 1x1x8x16 tiles: 1.65 -> 0.79 us).
+fn for_tiles(walk: &TileWalk, range: std::ops::Range<usize>, mut f: impl FnMut(&TileAt)) {
+    let mut it = walk.iter();
+    if range.start > 0 {
+        it.nth(range.start - 1);
+    }
+    let mut left = range.len();
+    it.for_each_while(|t| {
+        if left == 0 {
+            return false;
+        }
+        left -= 1;
+        f(t);
+        true
+    });
 }
 
 /// Consecutive rows of tiles grouped into runs that one conversion grid covers: `push`
@@ -776,7 +783,8 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
     };
     for_unit_chunks(exec, dst, row_len, nrows, |first, n, chunk| {
         let mut batch = RowBatch::new();
-        for (i, tr) in rows.iter().skip(first).take(n).enumerate() {
+        let mut i = 0;
+        for_tiles(rows, first..first + n, |tr| {
             let (base, vh) = (tr.origin(0) as usize, tr.extents()[0] as usize);
             let row_bytes = &mut chunk[i * row_len..(i + 1) * row_len];
             zero_strided(
@@ -799,7 +807,8 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
             batch.push((i, base, vh), follows, |(i0, b0, vh0), c| {
                 convert(chunk, (i0, b0, vh0, c))
             });
-        }
+            i += 1;
+        });
         batch.finish(|(i0, b0, vh0), c| convert(chunk, (i0, b0, vh0, c)));
     });
 }
@@ -1057,32 +1066,37 @@ fn untess_cblocked<S: Elem, D: Elem>(
         }
     };
     untess_parts(exec, b, dst, digit_of, |part, chunk| {
-        for tr in rows.iter().map(|t| tile_row(&t)) {
-            let dg = tr.digits;
-            if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
-                continue;
-            }
-            let (base, vh) = (tr.base, tr.valid[1]);
-            for (n_w, npix, wt0) in cblocked_w_runs(g) {
-                if n_w == 0 {
-                    continue;
+        for_tiles(
+            rows,
+            0..usize::try_from(rows.count()).unwrap_or(usize::MAX),
+            |t| {
+                let tr = tile_row(t);
+                let dg = tr.digits;
+                if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
+                    return;
                 }
-                let row = Row {
-                    npix,
-                    valid: g.c as usize,
-                    slots: L,
-                    pad: false,
-                };
-                let grid = [
-                    (n_w, tile_bytes, tw * sw),
-                    (1, 0, 0),
-                    (vh, tw * L * S::W, sh),
-                ];
-                let tile = &src[(tr.idx0 + wt0) * tile_bytes..];
-                let out = &mut chunk[base + wt0 * tw * sw - part.origin..];
-                convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
-            }
-        }
+                let (base, vh) = (tr.base, tr.valid[1]);
+                for (n_w, npix, wt0) in cblocked_w_runs(g) {
+                    if n_w == 0 {
+                        continue;
+                    }
+                    let row = Row {
+                        npix,
+                        valid: g.c as usize,
+                        slots: L,
+                        pad: false,
+                    };
+                    let grid = [
+                        (n_w, tile_bytes, tw * sw),
+                        (1, 0, 0),
+                        (vh, tw * L * S::W, sh),
+                    ];
+                    let tile = &src[(tr.idx0 + wt0) * tile_bytes..];
+                    let out = &mut chunk[base + wt0 * tw * sw - part.origin..];
+                    convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
+                }
+            },
+        );
     });
 }
 

@@ -443,11 +443,11 @@ const OVER_GRID_STRIDE: usize = 2048;
 /// lie 2 or 4 KiB apart), walked row by row, stall on stores into lines of one L1 set.
 /// Only where it measured faster: destination groups a multiple of
 /// [`OVER_GRID_STRIDE`] bytes apart, rows of at most [`OVER_GRID_PIXELS`] pixels, a grid
-/// of at most [`OVER_GRID_SLOTS`] slots
-/// (`[8,28,28,257]`: up to 1.5x slower), into the side whose groups lie further apart
-/// (a tiled source: up to 3x slower), for conversions that only move or widen elements
-/// (narrowing ones, busier per block, 1.1 to 1.2x slower), and with a grid level free
-/// for the groups.
+/// of at most [`OVER_GRID_SLOTS`] slots (`[8,28,28,257]`: up to 1.5x slower), into the
+/// side whose groups lie further apart (a tiled source: up to 3x slower), for
+/// conversions that only move or widen elements (narrowing ones, busier per block, 1.1
+/// to 1.2x slower), and with a grid level free for the groups. The returned grid's
+/// outermost level counts the full groups.
 fn over_grid<S: Elem, D: Elem>(s: Side, d: Side, r: Row, g: Grid) -> Option<Grid> {
     let full = r.valid / r.slots;
     let slots = g
@@ -737,7 +737,7 @@ mod x86 {
             }
             if let Some(outer) = over_grid::<S, D>(s, d, r, g) {
                 // The full groups as the grid's outermost level, then the last group.
-                let full = r.valid / r.slots;
+                let full = outer[0].0;
                 let whole = Row {
                     valid: r.slots,
                     ..r

@@ -478,6 +478,52 @@ fn many_channel_groups_over_few_pixels_match_the_oracle_on_every_path() {
     }
 }
 
+/// Many tile rows whose pixels hold 16 or more channel groups, their channel tiles a
+/// multiple of 2 KiB apart (the kernels split the grid into tile rows and convert each
+/// group by group over its row, 8-slot groups one plain block per pixel): whole and
+/// partial last groups, partial W and H tiles, an outer axis, a grid too large for one
+/// piece, each kind of conversion, every path.
+#[test]
+fn many_channel_groups_over_many_tile_rows_match_the_oracle_on_every_path() {
+    let cases = [
+        (
+            "1,16,16,256",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,8), align=64)",
+        ),
+        (
+            "1,14,14,257",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,8), align=64)",
+        ),
+        (
+            "2,8,7,136",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,8), align=64)",
+        ),
+        (
+            "1,16,16,257",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "1,32,48,129",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,8), align=64)",
+        ),
+    ];
+    for (d, p) in cases {
+        for (a, b) in [
+            ("f32", "f32"),
+            ("f16", "f32"),
+            ("bf16", "f32"),
+            ("bf16", "bf16"),
+            ("f32", "f16"),
+        ] {
+            check_all_paths(
+                &spec(&format!("{a}[{d}]")),
+                &spec(&format!("{b}[{d}] {p}")),
+                11,
+            );
+        }
+    }
+}
+
 /// Byte strides of a dense layout of `dims` whose axes are stored in the order `perm`
 /// (slowest first), each padded by `pad` elements.
 fn permuted(dims: &[u64], width: u64, perm: &[usize], pad: u64) -> String {

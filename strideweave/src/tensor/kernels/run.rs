@@ -430,41 +430,62 @@ const OVER_GRID_SLOTS: usize = 1 << 17;
 /// it jumps to the next (rows of 7 or 8 pixels measured 10% slower over the grid).
 const OVER_GRID_PIXELS: usize = 4;
 
+/// Grids that [`over_grid`] would split along their outermost level are split only for
+/// pixels of at least this many full groups, whose row walk puts that many lines into
+/// one L1 set per row: with 8 groups the row walk was 1.2 to 1.4x faster (`[1,64,64,64]`
+/// into 1x4x4x8 tiles), with 16 or more the split walk 1.4 to 2.8x (`[1,32,32,128]`,
+/// `[1,16,16,256]`); 12 measured even.
+const OVER_GRID_SPLIT_GROUPS: usize = 16;
+
 /// Destination groups a multiple of this many bytes apart are candidates for
 /// [`over_grid`]: the groups of a pixel then fall into one or two L1 sets (4 KiB apart
 /// is one set). MlaCBlocked tiles of the same pixels lie one tile (1 KiB or less) apart
 /// and measured 1.1 to 1.4x slower over the grid (`[1,7,7,2048]` into (4,4) blocks).
 const OVER_GRID_STRIDE: usize = 2048;
 
+/// How [`over_grid`] walks a grid: its full channel groups as the grid's outermost level
+/// (the returned grid; each row one group), or first one call per step of the outermost
+/// level (`Split`), when the grid has no level free for the groups or holds too many
+/// slots for its source to stay in L1 across groups.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum OverGrid {
+    Groups(Grid),
+    Split,
+}
+
 /// The grid of `r`'s full channel groups, group by group over the whole grid (the
 /// groups an outer grid level, each row one group), when that is the better walk: a
 /// tiled destination is then written tile by tile in storage order. A few large-channel
 /// pixels (`[1,7,7,2048]` into 1x4x4x16 tiles: four spatial tiles whose channel tiles
-/// lie 2 or 4 KiB apart), walked row by row, stall on stores into lines of one L1 set.
-/// Only where it measured faster: destination groups a multiple of
-/// [`OVER_GRID_STRIDE`] bytes apart, rows of at most [`OVER_GRID_PIXELS`] pixels, a grid
-/// of at most [`OVER_GRID_SLOTS`] slots (`[8,28,28,257]`: up to 1.5x slower), into the
-/// side whose groups lie further apart (a tiled source: up to 3x slower), for
-/// conversions that only move or widen elements (narrowing ones, busier per block, 1.1
-/// to 1.2x slower), and with a grid level free for the groups. The returned grid's
-/// outermost level counts the full groups.
-fn over_grid<S: Elem, D: Elem>(s: Side, d: Side, r: Row, g: Grid) -> Option<Grid> {
+/// lie 2 or 4 KiB apart), walked row by row, stall on stores into lines of one L1 set;
+/// so do many rows whose channel tiles lie 8 KiB apart (`[1,16,16,256]` into 1x4x4x8
+/// tiles: 2.8x slower row by row). Only where it measured faster: destination groups a
+/// multiple of [`OVER_GRID_STRIDE`] bytes apart, rows of at most [`OVER_GRID_PIXELS`]
+/// pixels, into the side whose groups lie further apart (a tiled source: up to 3x
+/// slower), for conversions that only move or widen elements (narrowing ones, busier
+/// per block, 1.1 to 1.2x slower). A grid of more than [`OVER_GRID_SLOTS`] slots
+/// (`[8,28,28,257]`: up to 1.5x slower in one piece) or with no level free for the
+/// groups is split along its outermost level first.
+fn over_grid<S: Elem, D: Elem>(s: Side, d: Side, r: Row, g: Grid) -> Option<OverGrid> {
     let full = r.valid / r.slots;
+    let fits = full >= GROUP_OUTER_MIN
+        && (2..=OVER_GRID_PIXELS).contains(&r.npix)
+        && d.group > s.group
+        && d.group.is_multiple_of(OVER_GRID_STRIDE)
+        && (D::W == 4 || S::DTYPE == D::DTYPE);
+    if !fits {
+        return None;
+    }
     let slots = g
         .iter()
         .fold(r.npix, |a, l| a.saturating_mul(l.0))
         .saturating_mul(r.groups())
         .saturating_mul(r.slots);
-    let free = g.iter().position(|l| l.0 == 1)?;
-    let fits = full >= GROUP_OUTER_MIN
-        && (2..=OVER_GRID_PIXELS).contains(&r.npix)
-        && d.group > s.group
-        && d.group.is_multiple_of(OVER_GRID_STRIDE)
-        && slots <= OVER_GRID_SLOTS
-        && (D::W == 4 || S::DTYPE == D::DTYPE);
-    if !fits {
-        return None;
-    }
+    let free = g.iter().position(|l| l.0 == 1);
+    let Some(free) = free.filter(|_| slots <= OVER_GRID_SLOTS) else {
+        let many = full >= OVER_GRID_SPLIT_GROUPS;
+        return (g[0].0 > 1 && many).then_some(OverGrid::Split);
+    };
     // The levels in their order after the groups' (a free one dropped).
     let mut out = [(full, s.group, d.group), (1, 0, 0), (1, 0, 0)];
     let mut k = 1;
@@ -474,7 +495,60 @@ fn over_grid<S: Elem, D: Elem>(s: Side, d: Side, r: Row, g: Grid) -> Option<Grid
             k += 1;
         }
     }
-    Some(out)
+    Some(OverGrid::Groups(out))
+}
+
+/// Runs the grid by [`over_grid`]'s walk when that is the better one and says whether it
+/// did: `part(src, dst, grid)` converts a part of the grid (rows `r`), `groups(src, dst,
+/// row, grid)` a grid of one-group rows (the full groups over the grid, then the last
+/// ones). Shared by the vector paths, which pass their own walks.
+///
+/// # Safety
+/// As for the paths' `grid`: every group of `r` over `g` in bounds, no overlap; `part`
+/// and `groups` may be called with any sub-grid of it.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn run_over_grid<S: Elem, D: Elem>(
+    src: *const u8,
+    s: Side,
+    dst: *mut u8,
+    d: Side,
+    r: Row,
+    g: Grid,
+    part: impl Fn(*const u8, *mut u8, Grid),
+    groups: impl Fn(*const u8, *mut u8, Row, Grid),
+) -> bool {
+    match over_grid::<S, D>(s, d, r, g) {
+        None => false,
+        Some(OverGrid::Split) => {
+            let (n, ss, ds) = g[0];
+            for i in 0..n {
+                // SAFETY: step `i < n` of the outermost level starts inside the grid.
+                let (sp, dp) = unsafe { (src.add(i * ss), dst.add(i * ds)) };
+                part(sp, dp, [(1, 0, 0), g[1], g[2]]);
+            }
+            true
+        }
+        Some(OverGrid::Groups(outer)) => {
+            let full = outer[0].0;
+            groups(
+                src,
+                dst,
+                Row {
+                    valid: r.slots,
+                    ..r
+                },
+                outer,
+            );
+            let rest = r.valid - full * r.slots;
+            if rest > 0 {
+                // SAFETY: the last group of each pixel starts `full` groups in.
+                let (sg, dg) = unsafe { (src.add(full * s.group), dst.add(full * d.group)) };
+                groups(sg, dg, Row { valid: rest, ..r }, g);
+            }
+            true
+        }
+    }
 }
 
 /// Calls `f(src group, dst group, last)` for every group of every pixel of every row of
@@ -563,8 +637,8 @@ unsafe fn portable_grid<S: Elem, D: Elem>(
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{
-        for_each_group, for_each_group_ordered, for_each_row, over_grid, read, write, Elem, Fmt,
-        Grid, Row, Side, GROUP_OUTER_MIN,
+        for_each_group, for_each_group_ordered, for_each_row, read, run_over_grid, write, Elem,
+        Fmt, Grid, Row, Side, GROUP_OUTER_MIN,
     };
     use crate::tensor::dtype::DType;
 
@@ -735,23 +809,28 @@ mod x86 {
                 }
                 return;
             }
-            if let Some(outer) = over_grid::<S, D>(s, d, r, g) {
-                // The full groups as the grid's outermost level, then the last group.
-                let full = outer[0].0;
-                let whole = Row {
-                    valid: r.slots,
-                    ..r
-                };
-                let rest = r.valid - full * r.slots;
-                // SAFETY: same contract: the full groups of every pixel of the grid, and
-                // its last groups, as grids of one-group rows (which do not come back).
-                unsafe {
-                    grid::<S, D>(src, s, dst, d, whole, outer);
-                    if rest > 0 {
-                        let (sg, dg) = (src.add(full * s.group), dst.add(full * d.group));
-                        grid::<S, D>(sg, s, dg, d, Row { valid: rest, ..r }, g);
-                    }
-                }
+            // Rows of one group take the group walks directly: the few-pixel paths below
+            // would gather two 8-slot pixels per vector (about 2x slower).
+            // SAFETY: same contract for the parts and the one-group grids.
+            let done = unsafe {
+                run_over_grid::<S, D>(
+                    src,
+                    s,
+                    dst,
+                    d,
+                    r,
+                    g,
+                    |sp, dp, part| grid::<S, D>(sp, s, dp, d, r, part),
+                    |sp, dp, row, gg| {
+                        if row.valid == row.slots && row.slots.is_multiple_of(16) {
+                            by_fmts!(grid_whole, s, d, (sp, s, dp, d, row, gg))
+                        } else {
+                            by_fmts!(grid_planned, s, d, (sp, s, dp, d, row, gg))
+                        }
+                    },
+                )
+            };
+            if done {
                 return;
             }
             if r.valid.is_multiple_of(r.slots) && r.slots.is_multiple_of(16) {
@@ -2419,6 +2498,22 @@ mod x86 {
             g: Grid,
         ) {
             if direct::<S>(s.fmt) && direct::<D>(d.fmt) {
+                // SAFETY: same contract for the parts and the one-group grids.
+                let done = unsafe {
+                    run_over_grid::<S, D>(
+                        src,
+                        s,
+                        dst,
+                        d,
+                        r,
+                        g,
+                        |sp, dp, part| grid::<S, D>(sp, s, dp, d, r, part),
+                        |sp, dp, row, gg| by_fmts!(grid_direct, s, d, (sp, s, dp, d, row, gg)),
+                    )
+                };
+                if done {
+                    return;
+                }
                 if r.groups() == 1 && r.valid < 8 && r.group(0).1 <= 32 {
                     // SAFETY: same contract, direct formats, one group of < 8 elements.
                     return unsafe { by_fmts!(grid_few, s, d, (src, s, dst, d, r, g)) };

@@ -542,15 +542,23 @@ impl<R: Copy> RowBatch<R> {
 /// `w` bytes) that hold no logical pixel: pixel rows outside the `valid` D and H rows,
 /// and pixels from `vw` on in the others. The conversion writes every slot (channel
 /// padding included) of the logical pixels, so the body is written exactly once.
+#[inline(always)]
 fn zero_missing_pixels(body: &mut [u8], tile: [usize; 4], valid: [usize; 2], vw: usize, w: usize) {
     let (pix, row) = (tile[3] * w, tile[2] * tile[3] * w);
-    for (i, r) in body.chunks_exact_mut(row).enumerate() {
-        let (d, h) = (i / tile[1], i % tile[1]);
-        if d < valid[0] && h < valid[1] {
-            zero(&mut r[vw * pix..]);
-        } else {
-            zero(r);
+    let plane = tile[1] * row;
+    // Per D plane: the missing pixels of its valid H rows (one strided pass), then its
+    // missing H rows (one run); planes past the valid ones whole. Inlined, with no
+    // division: this runs for every channel tile of every edge tile.
+    for d in 0..tile[0] {
+        let p = &mut body[d * plane..(d + 1) * plane];
+        if d >= valid[0] {
+            zero(p);
+            continue;
         }
+        if vw < tile[2] {
+            zero_strided(&mut p[vw * pix..], valid[1], row, (tile[2] - vw) * pix);
+        }
+        zero(&mut p[valid[1] * row..]);
     }
 }
 

@@ -524,6 +524,41 @@ fn many_channel_groups_over_many_tile_rows_match_the_oracle_on_every_path() {
     }
 }
 
+/// Long rows of pixels a multiple of 1 KiB apart on the flat side, walked group by group
+/// (tiles one pixel high join into rows of up to 64 pixels, which the kernels cut into
+/// pieces of 8): whole and partial pieces, both directions, every path.
+#[test]
+fn long_rows_of_aliased_pixels_match_the_oracle_on_every_path() {
+    let cases = [
+        (
+            "1,8,8,2048",
+            "mla-tiled(roles=.HWC, tile=(1,1,8,16), align=64)",
+        ),
+        (
+            "1,3,21,512",
+            "mla-tiled(roles=.HWC, tile=(1,1,7,16), align=64)",
+        ),
+        (
+            "2,4,13,256",
+            "mla-tiled(roles=.HWC, tile=(1,1,13,32), align=64)",
+        ),
+    ];
+    for (d, p) in cases {
+        for (a, b) in [("f16", "f16"), ("f32", "bf16"), ("bf16", "f32")] {
+            check_all_paths(
+                &spec(&format!("{a}[{d}]")),
+                &spec(&format!("{b}[{d}] {p}")),
+                5,
+            );
+            check_all_paths(
+                &spec(&format!("{a}[{d}] {p}")),
+                &spec(&format!("{b}[{d}]")),
+                6,
+            );
+        }
+    }
+}
+
 /// Byte strides of a dense layout of `dims` whose axes are stored in the order `perm`
 /// (slowest first), each padded by `pad` elements.
 fn permuted(dims: &[u64], width: u64, perm: &[usize], pad: u64) -> String {

@@ -11,7 +11,7 @@
 use std::marker::PhantomData;
 
 use super::parallel::{for_ranges, for_unit_chunks, split_axis, Exec, SharedOut};
-use super::run::{convert_grid, convert_grid_raw, zero, zero_strided, Fmt, Row, Side};
+use super::run::{convert_grid, convert_grid_raw, zero, zero_grid, zero_strided, Fmt, Row, Side};
 use crate::tensor::convert::{dispatch_float_pair, Elem};
 use crate::tensor::dims::Dims;
 use crate::tensor::dsl::{TileAt, TileWalk};
@@ -538,27 +538,66 @@ impl<R: Copy> RowBatch<R> {
     }
 }
 
-/// Zeros the pixels of a partial tile's body (compact `[TD, TH, TW, TC]` elements of
-/// `w` bytes) that hold no logical pixel: pixel rows outside the `valid` D and H rows,
-/// and pixels from `vw` on in the others. The conversion writes every slot (channel
-/// padding included) of the logical pixels, so the body is written exactly once.
-#[inline(always)]
-fn zero_missing_pixels(body: &mut [u8], tile: [usize; 4], valid: [usize; 2], vw: usize, w: usize) {
+/// Zeros the pixels of `count` partial tiles `step` bytes apart from byte `first` of
+/// `out` (one W tile of a row of tiles, in every channel tile; compact `[TD, TH, TW, TC]`
+/// bodies of `w`-byte elements) that hold no logical pixel: pixel rows outside the
+/// `valid` D and H rows, and pixels from `vw` on in the others. The conversion writes
+/// every slot (channel padding included) of the logical pixels, so each body is written
+/// exactly once. One pass per kind of piece over all the tiles: a call per tile and per
+/// pixel row cost more than the zeroing (`[1,7,7,2048]` into 1x4x4x16 tiles zeroes 384
+/// tile bodies).
+///
+/// # Safety
+/// The tiles belong to the caller's part of `out` only: no one else accesses them.
+#[allow(clippy::too_many_arguments)]
+unsafe fn zero_missing_pixels(
+    out: &SharedOut,
+    first: usize,
+    count: usize,
+    step: usize,
+    tile: [usize; 4],
+    valid: [usize; 2],
+    vw: usize,
+    w: usize,
+) {
     let (pix, row) = (tile[3] * w, tile[2] * tile[3] * w);
     let plane = tile[1] * row;
-    // Per D plane: the missing pixels of its valid H rows (one strided pass), then its
-    // missing H rows (one run); planes past the valid ones whole. Inlined, with no
-    // division: this runs for every channel tile of every edge tile.
-    for d in 0..tile[0] {
-        let p = &mut body[d * plane..(d + 1) * plane];
-        if d >= valid[0] {
-            zero(p);
-            continue;
+    let body = tile[0] * plane;
+    let end = (count.max(1) - 1)
+        .checked_mul(step)
+        .and_then(|x| x.checked_add(first)?.checked_add(body));
+    assert!(
+        count == 0 || end.is_some_and(|e| e <= out.len()),
+        "zero_missing_pixels: a tile reaches outside the buffer"
+    );
+    if count == 0 {
+        return;
+    }
+    let at = |off: usize| out.ptr().wrapping_add(first + off);
+    // SAFETY: every piece lies inside a tile body (offsets below `body`), and the tile
+    // bodies inside `out` (asserted); they are the caller's (contract).
+    unsafe {
+        // Missing D planes are one run per tile, so are the missing H rows of each valid
+        // plane; the missing pixels of the valid rows are a piece per row.
+        let vd = valid[0].min(tile[0]);
+        if vd < tile[0] {
+            zero_grid(at(vd * plane), [count, 1], [step, 0], body - vd * plane);
         }
-        if vw < tile[2] {
-            zero_strided(&mut p[vw * pix..], valid[1], row, (tile[2] - vw) * pix);
+        for d in 0..vd {
+            if vw < tile[2] {
+                let len = (tile[2] - vw) * pix;
+                zero_grid(
+                    at(d * plane + vw * pix),
+                    [count, valid[1]],
+                    [step, row],
+                    len,
+                );
+            }
+            if valid[1] < tile[1] {
+                let len = plane - valid[1] * row;
+                zero_grid(at(d * plane + valid[1] * row), [count, 1], [step, 0], len);
+            }
         }
-        zero(&mut p[valid[1] * row..]);
     }
 }
 
@@ -656,18 +695,27 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
             // Tiles with missing pixels: all in an edge row, else the partial last W tile.
             if !full_rows || rows.last_w > 0 {
                 let first_w = if full_rows { rows.full_w } else { 0 };
-                for ct in 0..rows.nt[3] {
-                    for wt in first_w..rows.nt[2] {
-                        let idx = tr.idx0 + ct * rows.n_spatial + wt;
-                        // SAFETY: as above, tile `idx` belongs to this row only.
-                        let body = unsafe { out.range(idx * tile_bytes, tile_raw) };
-                        let vw = if wt < rows.full_w {
-                            rows.tile[2]
-                        } else {
-                            rows.last_w
-                        };
-                        zero_missing_pixels(body, rows.tile, tr.valid, vw, D::W);
-                    }
+                for wt in first_w..rows.nt[2] {
+                    let vw = if wt < rows.full_w {
+                        rows.tile[2]
+                    } else {
+                        rows.last_w
+                    };
+                    let (first, step) = ((tr.idx0 + wt) * tile_bytes, rows.n_spatial * tile_bytes);
+                    // SAFETY: as above, W tile `wt` of this row, in every channel tile,
+                    // belongs to this row only.
+                    unsafe {
+                        zero_missing_pixels(
+                            &out,
+                            first,
+                            rows.nt[3],
+                            step,
+                            rows.tile,
+                            tr.valid,
+                            vw,
+                            D::W,
+                        )
+                    };
                 }
             }
             // Consecutive rows of whole tile rows (no D extent, every H row valid, one

@@ -285,6 +285,26 @@ pub(crate) fn zero_strided(buf: &mut [u8], count: usize, step: usize, len: usize
     }
 }
 
+/// Zeros `len` bytes at every `a * steps[0] + b * steps[1]` bytes from `p` (`a <
+/// counts[0]`, `b < counts[1]`), in one pass: the missing pixels of a column of edge
+/// tiles, one channel tile after another, without a call per tile or per pixel row.
+///
+/// # Safety
+/// Every piece is valid for writes and, during the call, no one else reads or writes it.
+pub(crate) unsafe fn zero_grid(p: *mut u8, counts: [usize; 2], steps: [usize; 2], len: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if ConvertPath::Avx512Bf16.is_available() {
+        // SAFETY: AVX-512 F/BW detected; the pieces are writable (contract).
+        return unsafe { x86::avx512::zero_grid(p, counts, steps, len) };
+    }
+    for a in 0..counts[0] {
+        for b in 0..counts[1] {
+            // SAFETY: piece (a, b) is writable (contract).
+            unsafe { p.add(a * steps[0] + b * steps[1]).write_bytes(0, len) };
+        }
+    }
+}
+
 /// Reads element `k` of the group at `p`.
 ///
 /// # Safety
@@ -1617,6 +1637,28 @@ mod x86 {
             for k in 0..count {
                 // SAFETY: the unmasked bytes are piece `k` (caller).
                 unsafe { _mm512_mask_storeu_epi8(p.add(k * step).cast(), m, z) };
+            }
+        }
+
+        /// [`super::super::zero_grid`] by 64-byte masked stores.
+        ///
+        /// # Safety
+        /// AVX-512 F/BW available; every piece writable.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
+        pub unsafe fn zero_grid(p: *mut u8, counts: [usize; 2], steps: [usize; 2], len: usize) {
+            let z = _mm512_setzero_si512();
+            for a in 0..counts[0] {
+                for b in 0..counts[1] {
+                    let q = p.wrapping_add(a * steps[0] + b * steps[1]);
+                    let mut k = 0;
+                    while k < len {
+                        let m = u64::MAX >> (64 - (len - k).min(64));
+                        // SAFETY: the unmasked bytes are `q[k..min(k + 64, len)]`, inside
+                        // piece (a, b) (caller).
+                        unsafe { _mm512_mask_storeu_epi8(q.add(k).cast(), m, z) };
+                        k += 64;
+                    }
+                }
             }
         }
 

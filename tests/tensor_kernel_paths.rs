@@ -522,6 +522,17 @@ fn many_channel_groups_over_many_tile_rows_match_the_oracle_on_every_path() {
             );
         }
     }
+    // Source pixels 1 KiB apart (rows of several groups, a source line's worth, with
+    // groups left over before the last, partial one).
+    for (a, b) in [("f16", "f16"), ("bf16", "f32"), ("f16", "bf16")] {
+        check_all_paths(
+            &spec(&format!("{a}[1,16,16,500] strided(262144,16384,1024,2)")),
+            &spec(&format!(
+                "{b}[1,16,16,500] mla-tiled(roles=.HWC, tile=(1,4,4,8), align=64)"
+            )),
+            12,
+        );
+    }
 }
 
 /// Long rows of pixels a multiple of 1 KiB apart on the flat side, walked group by group

@@ -535,9 +535,10 @@ fn many_channel_groups_over_many_tile_rows_match_the_oracle_on_every_path() {
     }
 }
 
-/// Long rows of pixels a multiple of 1 KiB apart on the flat side, walked group by group
-/// (tiles one pixel high join into rows of up to 64 pixels, which the kernels cut into
-/// pieces of 8): whole and partial pieces, both directions, every path.
+/// Long rows of pixels a multiple of 512 bytes apart on the flat side, walked group by
+/// group (tiles one pixel high join into rows of up to 64 pixels, which the kernels cut
+/// into pieces of 8 pixels per L1 set they spread over): whole and partial pieces, both
+/// directions, every path.
 #[test]
 fn long_rows_of_aliased_pixels_match_the_oracle_on_every_path() {
     let cases = [

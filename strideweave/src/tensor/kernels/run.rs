@@ -442,17 +442,17 @@ unsafe fn for_each_group(
 /// the next pixel fills their other halves; group by group, one side is sequential.
 const GROUP_OUTER_MIN: usize = 4;
 
-/// Rows walked group by group whose pixels alias (see [`GROUP_OUTER_ALIASED`]) take at
-/// most this many pixels per group before the next group (then the next pixels): the
-/// pixels of one group lie a pixel apart on the flat side, often a multiple of 4 KiB
-/// (`f16[1,8,8,2048]`), and a row of 64 of them (tiles one pixel high join into long
-/// rows) left 64 half-written lines in one L1 set: CastUntess from 1x1x8x16 tiles took
-/// 43 us, 4.5 us cut at 8 pixels (4: 1.1 to 1.5x slower than 8; 16: 2 to 3x).
+/// Rows walked group by group are cut into pieces that put at most this many of a
+/// group's lines into one L1 set before the next group completes them: pixels 4 KiB apart
+/// (`f16[1,8,8,2048]`) all fall into one set, 512 bytes apart into 8 sets, and a row of
+/// 64 of them (tiles one pixel high join into long rows) left 64 half-written lines in
+/// one set: CastUntess from 1x1x8x16 tiles took 43 us, 4.5 us cut at 8 pixels (4 per
+/// set: 1.1 to 1.5x slower than 8; 16: 2 to 3x); `f16[1,16,16,256]` (8 sets, pieces of
+/// 64 pixels) 7.3 -> 2.4 us.
 const GROUP_OUTER_PIXELS: usize = 8;
 
-/// Pixels a multiple of this many bytes apart on either side fall into at most four L1
-/// sets, so rows of them walked group by group are cut at [`GROUP_OUTER_PIXELS`]; other
-/// rows stay whole (cut, rows of 24 pixels 514 bytes apart measured 1.13x slower).
+/// Source pixels a multiple of this many bytes apart fall into at most four L1 sets
+/// (see [`over_grid`]).
 const GROUP_OUTER_ALIASED: usize = 1024;
 
 /// Grids of at most this many channel slots are candidates for [`over_grid`].
@@ -623,12 +623,10 @@ unsafe fn for_each_group_ordered(
     mut f: impl FnMut(*const u8, *mut u8, bool),
 ) {
     let full_groups = r.groups() - 1;
-    let aliased = |pixel: usize| pixel.is_multiple_of(GROUP_OUTER_ALIASED);
-    let most = if aliased(s.pixel) || aliased(d.pixel) {
-        GROUP_OUTER_PIXELS
-    } else {
-        usize::MAX
-    };
+    // The L1 sets (64 of 64-byte lines, 4 KiB a way) that pixels `pixel` bytes apart
+    // spread over; a piece of a row puts at most GROUP_OUTER_PIXELS lines in each.
+    let sets = |pixel: usize| (4096 >> pixel.trailing_zeros().min(12)).min(64);
+    let most = GROUP_OUTER_PIXELS * sets(s.pixel).min(sets(d.pixel));
     // SAFETY: the walks only compute pointers; `f` receives in-bounds groups (contract).
     unsafe {
         if !by_group {

@@ -291,12 +291,23 @@ pub(crate) fn zero_strided(buf: &mut [u8], count: usize, step: usize, len: usize
 ///
 /// # Safety
 /// Every piece is valid for writes and, during the call, no one else reads or writes it.
+#[inline(never)]
 pub(crate) unsafe fn zero_grid(p: *mut u8, counts: [usize; 2], steps: [usize; 2], len: usize) {
     #[cfg(target_arch = "x86_64")]
     if ConvertPath::Avx512Bf16.is_available() {
         // SAFETY: AVX-512 F/BW detected; the pieces are writable (contract).
         return unsafe { x86::avx512::zero_grid(p, counts, steps, len) };
     }
+    // SAFETY: as above.
+    unsafe { zero_grid_portable(p, counts, steps, len) }
+}
+
+/// [`zero_grid`] without vector stores (kept out of line: it is the rare case).
+///
+/// # Safety
+/// As for [`zero_grid`].
+#[inline(never)]
+unsafe fn zero_grid_portable(p: *mut u8, counts: [usize; 2], steps: [usize; 2], len: usize) {
     for a in 0..counts[0] {
         for b in 0..counts[1] {
             // SAFETY: piece (a, b) is writable (contract).

@@ -3357,3 +3357,41 @@ mod x86 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `zero_grid` (the vector path where the CPU has it) and its portable loops zero
+    /// exactly the pieces `a * steps[0] + b * steps[1] .. + len` and nothing else.
+    #[test]
+    fn zero_grid_zeroes_exactly_its_pieces_on_both_paths() {
+        for (counts, steps, len) in [
+            ([3, 4], [512, 96], 70),
+            ([1, 1], [0, 0], 96),
+            ([5, 1], [200, 0], 1),
+            ([2, 3], [300, 64], 64),
+            ([0, 3], [300, 64], 64),
+        ] {
+            let mut want = vec![0xAAu8; 2048];
+            for a in 0..counts[0] {
+                for b in 0..counts[1] {
+                    let o = a * steps[0] + b * steps[1];
+                    want[o..o + len].fill(0);
+                }
+            }
+            for portable in [false, true] {
+                let mut got = vec![0xAAu8; 2048];
+                // SAFETY: every piece lies inside `got` (the last one ends at byte 1382).
+                unsafe {
+                    if portable {
+                        zero_grid_portable(got.as_mut_ptr(), counts, steps, len)
+                    } else {
+                        zero_grid(got.as_mut_ptr(), counts, steps, len)
+                    }
+                }
+                assert_eq!(got, want, "{counts:?} {steps:?} {len} portable={portable}");
+            }
+        }
+    }
+}

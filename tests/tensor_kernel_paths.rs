@@ -571,6 +571,49 @@ fn long_rows_of_aliased_pixels_match_the_oracle_on_every_path() {
     }
 }
 
+/// 16-bit elements in 16-slot tiles and blocks, which the kernels move two pixels per
+/// 64-byte vector on the tiles' side: rows of odd length (a single pixel at the end),
+/// whole channel tiles and a partial last one (BF16 copies out of tiles split the two),
+/// byte planes in both directions, F16<->BF16 conversions, every path.
+#[test]
+fn pixel_pairs_of_16_bit_tiles_match_the_oracle_on_every_path() {
+    let cases = [
+        (
+            "1,9,7,64",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "1,9,7,40",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "2,5,11,48",
+            "mla-tiled(roles=.HWC, tile=(1,2,5,16), align=64)",
+        ),
+        ("1,7,9,40", "mla-cblocked(tile=(4,3), align=64)"),
+        ("1,6,6,32", "mla-cblocked(tile=(2,2), align=64)"),
+    ];
+    for (d, p) in cases {
+        for (a, b) in [
+            ("bf16", "bf16"),
+            ("f16", "f16"),
+            ("bf16", "f16"),
+            ("f16", "bf16"),
+        ] {
+            check_all_paths(
+                &spec(&format!("{a}[{d}]")),
+                &spec(&format!("{b}[{d}] {p}")),
+                21,
+            );
+            check_all_paths(
+                &spec(&format!("{a}[{d}] {p}")),
+                &spec(&format!("{b}[{d}]")),
+                22,
+            );
+        }
+    }
+}
+
 /// Byte strides of a dense layout of `dims` whose axes are stored in the order `perm`
 /// (slowest first), each padded by `pad` elements.
 fn permuted(dims: &[u64], width: u64, perm: &[usize], pad: u64) -> String {

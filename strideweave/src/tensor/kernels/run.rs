@@ -614,6 +614,61 @@ unsafe fn run_over_grid<S: Elem, D: Elem>(
     }
 }
 
+/// The most pixels of a row that a group-by-group walk takes per group before the next
+/// group: [`GROUP_OUTER_PIXELS`] for each of the L1 sets (64 of 64-byte lines, 4 KiB a
+/// way) that pixels `s.pixel` and `d.pixel` bytes apart spread over.
+fn row_piece(s: Side, d: Side) -> usize {
+    let sets = |pixel: usize| (4096 >> pixel.trailing_zeros().min(12)).min(64);
+    GROUP_OUTER_PIXELS * sets(s.pixel).min(sets(d.pixel))
+}
+
+/// Calls `f(src, dst, pair)` for every group of every row of the grid, group by group,
+/// the pixels two at a time (`pair`; a row of odd length ends with one), in pieces of
+/// [`row_piece`] pixels. Every row holds whole groups only (`valid % slots == 0`).
+///
+/// # Safety
+/// As for [`for_each_group`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn for_each_group_pair(
+    src: *const u8,
+    s: Side,
+    dst: *mut u8,
+    d: Side,
+    r: Row,
+    g: Grid,
+    mut f: impl FnMut(*const u8, *mut u8, bool),
+) {
+    let most = row_piece(s, d).max(2) & !1;
+    // SAFETY: the walks only compute pointers; `f` receives in-bounds groups (contract).
+    unsafe {
+        for_each_row(src, dst, g, |sj, dj| {
+            let (mut sc, mut dc) = (sj, dj);
+            let mut left = r.npix;
+            while left > 0 {
+                let n = left.min(most);
+                let (mut sg, mut dg) = (sc, dc);
+                for _ in 0..r.groups() {
+                    let (mut sp, mut dp) = (sg, dg);
+                    for _ in 0..n / 2 {
+                        f(sp, dp, true);
+                        sp = sp.wrapping_add(2 * s.pixel);
+                        dp = dp.wrapping_add(2 * d.pixel);
+                    }
+                    if n % 2 == 1 {
+                        f(sp, dp, false);
+                    }
+                    sg = sg.wrapping_add(s.group);
+                    dg = dg.wrapping_add(d.group);
+                }
+                left -= n;
+                sc = sc.wrapping_add(n * s.pixel);
+                dc = dc.wrapping_add(n * d.pixel);
+            }
+        })
+    }
+}
+
 /// Calls `f(src group, dst group, last)` for every group of every pixel of every row of
 /// the grid (`last`: the pixel's last group, else a full one); pixel by pixel or, with
 /// `by_group`, group by group within each row (see [`GROUP_OUTER_MIN`]). Each group is
@@ -634,10 +689,7 @@ unsafe fn for_each_group_ordered(
     mut f: impl FnMut(*const u8, *mut u8, bool),
 ) {
     let full_groups = r.groups() - 1;
-    // The L1 sets (64 of 64-byte lines, 4 KiB a way) that pixels `pixel` bytes apart
-    // spread over; a piece of a row puts at most GROUP_OUTER_PIXELS lines in each.
-    let sets = |pixel: usize| (4096 >> pixel.trailing_zeros().min(12)).min(64);
-    let most = GROUP_OUTER_PIXELS * sets(s.pixel).min(sets(d.pixel));
+    let most = row_piece(s, d);
     // SAFETY: the walks only compute pointers; `f` receives in-bounds groups (contract).
     unsafe {
         if !by_group {
@@ -712,8 +764,8 @@ unsafe fn portable_grid<S: Elem, D: Elem>(
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{
-        for_each_group, for_each_group_ordered, for_each_row, read, run_over_grid, write, Elem,
-        Fmt, Grid, Row, Side, GROUP_OUTER_MIN,
+        for_each_group, for_each_group_ordered, for_each_group_pair, for_each_row, read,
+        run_over_grid, write, Elem, Fmt, Grid, Row, Side, GROUP_OUTER_MIN,
     };
     use crate::tensor::dtype::DType;
 
@@ -909,8 +961,15 @@ mod x86 {
                 return;
             }
             if r.valid.is_multiple_of(r.slots) && r.slots.is_multiple_of(16) {
-                // SAFETY: same contract; every group is `slots` elements, whole blocks.
-                unsafe { by_fmts!(grid_whole, s, d, (src, s, dst, d, r, g)) };
+                // SAFETY: same contract; every group is `slots` elements, whole blocks
+                // (16-bit 16-slot groups with one side's pixels dense for the pairs).
+                unsafe {
+                    if pairs_fit::<S, D>(s, d, r) {
+                        by_fmts!(pixel_pairs, s, d, (src, s, dst, d, r, g))
+                    } else {
+                        by_fmts!(grid_whole, s, d, (src, s, dst, d, r, g))
+                    }
+                };
                 return;
             }
             if r.groups() == 1 && r.valid <= 8 && r.npix >= 2 {
@@ -941,6 +1000,28 @@ mod x86 {
             if let Some(p) = Packed::new::<S, D>(s, d, r) {
                 // SAFETY: same contract; `Packed::new` checked the packed layout.
                 unsafe { grid_packed::<S, D>(src, dst, g, &p) };
+                return;
+            }
+            // BF16 copies out of tiles with a partial last group: the full groups in pixel
+            // pairs, then the last groups alone. (Into tiles, or converting, the second
+            // pass over the rows cost more than the pairs saved: 1.1 to 1.25x slower.)
+            let planes_copy = matches!(s.fmt, Fmt::Planes(_)) && S::DTYPE == D::DTYPE;
+            if planes_copy && pairs_fit::<S, D>(s, d, r) {
+                let full = r.valid / r.slots;
+                let whole = Row {
+                    valid: full * r.slots,
+                    ..r
+                };
+                let rest = Row {
+                    valid: r.valid - whole.valid,
+                    ..r
+                };
+                // SAFETY: same contract, for the full groups and then the last ones.
+                unsafe {
+                    by_fmts!(pixel_pairs, s, d, (src, s, dst, d, whole, g));
+                    let (sg, dg) = (src.add(full * s.group), dst.add(full * d.group));
+                    by_fmts!(grid_planned, s, d, (sg, s, dg, d, rest, g));
+                }
                 return;
             }
             // SAFETY: same contract.
@@ -990,6 +1071,74 @@ mod x86 {
                     })
                 }
             };
+        }
+
+        /// Whether [`pixel_pairs`] takes the full groups of `r`: 16-bit elements in
+        /// 16-slot groups, several pixels a row, a tile's dense pixels on the written side,
+        /// or on the read side when they are BF16 byte planes, whose pair is one shuffle
+        /// (F16 out of tiles measured 1.1x slower in pairs, copied or converted).
+        fn pairs_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
+            let tile_pixels = |x: Side| x.pixel == 32 && x.group != 32;
+            let out = matches!(s.fmt, Fmt::Planes(_));
+            r.slots == 16
+                && S::W == 2
+                && D::W == 2
+                && r.npix > 1
+                && r.valid >= 16
+                && (tile_pixels(d) || (tile_pixels(s) && out))
+        }
+
+        /// 16-bit elements in 16-slot groups whose pixels follow each other on one side
+        /// (a tile's pixels, 32 bytes each): two pixels of a group are one 64-byte
+        /// vector there and two 32-byte halves on the other side, so a pair is one
+        /// full-width load or store instead of two half-width ones (the converts, for
+        /// F16<->BF16, and the byte-plane shuffles stay per pixel or per pair).
+        ///
+        /// # Safety
+        /// As for `grid_whole`, with `S::W == D::W == 2`, `slots == 16`, and
+        /// `d.pixel == 32` or `s.pixel == 32` (see [`pairs_fit`]).
+        #[inline(never)]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
+        unsafe fn pixel_pairs<S: Elem, D: Elem, const SP: bool, const DP: bool>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
+            let (sf, df) = (fixed::<S>(s.fmt, SP), fixed::<D>(d.fmt, DP));
+            let cvt = |x: __m256i| -> __m256i {
+                if S::DTYPE == D::DTYPE {
+                    x
+                } else {
+                    narrow(D::DTYPE, widen(S::DTYPE, x))
+                }
+            };
+            let into_tiles = d.pixel == 32;
+            // SAFETY: every visited group holds 16 elements and 16 slots (contract); a
+            // pair's second pixel exists (`pair`), so the 64 dense bytes are its two
+            // pixels' groups and the halves the other side's.
+            unsafe {
+                for_each_group_pair(src, s, dst, d, r, g, |sp, dp, pair| {
+                    if !pair {
+                        return block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF);
+                    }
+                    if into_tiles {
+                        let a = cvt(load16(sp, sf, 0, 0xFFFF));
+                        let b = cvt(load16(sp.add(s.pixel), sf, 0, 0xFFFF));
+                        let v = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(a), b);
+                        let v = if DP { to_planes(v, 16) } else { v };
+                        _mm512_storeu_si512(dp.cast(), v);
+                    } else {
+                        let v = _mm512_loadu_si512(sp.cast());
+                        let v = if SP { from_planes(v, 16) } else { v };
+                        store16(dp, df, 0, 0xFFFF, cvt(_mm512_castsi512_si256(v)));
+                        let hi = _mm512_extracti64x4_epi64::<1>(v);
+                        store16(dp.add(d.pixel), df, 0, 0xFFFF, cvt(hi));
+                    }
+                })
+            }
         }
 
         /// The 16-lane blocks of one group, planned once per grid: `full` blocks whose

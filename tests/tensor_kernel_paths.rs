@@ -150,6 +150,28 @@ proptest! {
     }
 }
 
+/// Every `(dims, tiled placement)` case with every `(from, to)` dtype pair: contiguous
+/// into the placement (CastTess) and, with `both`, back out of it (CastUntess, seed + 1),
+/// each against the oracle on every path and thread count.
+fn check_cases(cases: &[(&str, &str)], pairs: &[(&str, &str)], seed: u64, both: bool) {
+    for (d, p) in cases {
+        for (a, b) in pairs {
+            check_all_paths(
+                &spec(&format!("{a}[{d}]")),
+                &spec(&format!("{b}[{d}] {p}")),
+                seed,
+            );
+            if both {
+                check_all_paths(
+                    &spec(&format!("{a}[{d}] {p}")),
+                    &spec(&format!("{b}[{d}]")),
+                    seed + 1,
+                );
+            }
+        }
+    }
+}
+
 /// The awkward shapes, each placement, each dtype pair, both directions.
 #[test]
 fn awkward_shapes_match_the_oracle_on_every_path() {
@@ -356,20 +378,12 @@ fn aligned_tiles_with_gaps_match_the_oracle_on_every_path() {
         ),
         ("3,5,40", "mla-cblocked(tile=(1,1), align=128)"),
     ];
-    for (d, p) in cases {
-        for (a, b) in [("f32", "bf16"), ("bf16", "f32"), ("f16", "f16")] {
-            check_all_paths(
-                &spec(&format!("{a}[{d}]")),
-                &spec(&format!("{b}[{d}] {p}")),
-                3,
-            );
-            check_all_paths(
-                &spec(&format!("{a}[{d}] {p}")),
-                &spec(&format!("{b}[{d}]")),
-                4,
-            );
-        }
-    }
+    check_cases(
+        &cases,
+        &[("f32", "bf16"), ("bf16", "f32"), ("f16", "f16")],
+        3,
+        true,
+    );
 }
 
 /// Tiles one pixel row high whose W tiles follow each other on both sides (no alignment
@@ -461,21 +475,18 @@ fn many_channel_groups_over_few_pixels_match_the_oracle_on_every_path() {
         ),
         ("2,7,3,100", "mla-cblocked(tile=(2,4), align=64)"),
     ];
-    for (d, p) in cases {
-        for (a, b) in [
+    check_cases(
+        &cases,
+        &[
             ("f32", "f32"),
             ("bf16", "f32"),
             ("f16", "f16"),
             ("bf16", "bf16"),
             ("f32", "bf16"),
-        ] {
-            check_all_paths(
-                &spec(&format!("{a}[{d}]")),
-                &spec(&format!("{b}[{d}] {p}")),
-                7,
-            );
-        }
-    }
+        ],
+        7,
+        false,
+    );
 }
 
 /// Many tile rows whose pixels hold 16 or more channel groups, their channel tiles a
@@ -507,21 +518,18 @@ fn many_channel_groups_over_many_tile_rows_match_the_oracle_on_every_path() {
             "mla-tiled(roles=.HWC, tile=(1,4,4,8), align=64)",
         ),
     ];
-    for (d, p) in cases {
-        for (a, b) in [
+    check_cases(
+        &cases,
+        &[
             ("f32", "f32"),
             ("f16", "f32"),
             ("bf16", "f32"),
             ("bf16", "bf16"),
             ("f32", "f16"),
-        ] {
-            check_all_paths(
-                &spec(&format!("{a}[{d}]")),
-                &spec(&format!("{b}[{d}] {p}")),
-                11,
-            );
-        }
-    }
+        ],
+        11,
+        false,
+    );
     // Source pixels 1 KiB apart (rows of several groups, a source line's worth, with
     // groups left over before the last, partial one).
     for (a, b) in [("f16", "f16"), ("bf16", "f32"), ("f16", "bf16")] {
@@ -555,20 +563,12 @@ fn long_rows_of_aliased_pixels_match_the_oracle_on_every_path() {
             "mla-tiled(roles=.HWC, tile=(1,1,13,32), align=64)",
         ),
     ];
-    for (d, p) in cases {
-        for (a, b) in [("f16", "f16"), ("f32", "bf16"), ("bf16", "f32")] {
-            check_all_paths(
-                &spec(&format!("{a}[{d}]")),
-                &spec(&format!("{b}[{d}] {p}")),
-                5,
-            );
-            check_all_paths(
-                &spec(&format!("{a}[{d}] {p}")),
-                &spec(&format!("{b}[{d}]")),
-                6,
-            );
-        }
-    }
+    check_cases(
+        &cases,
+        &[("f16", "f16"), ("f32", "bf16"), ("bf16", "f32")],
+        5,
+        true,
+    );
 }
 
 /// 16-bit elements in 16-slot tiles and blocks, which the kernels move two pixels per
@@ -593,25 +593,17 @@ fn pixel_pairs_of_16_bit_tiles_match_the_oracle_on_every_path() {
         ("1,7,9,40", "mla-cblocked(tile=(4,3), align=64)"),
         ("1,6,6,32", "mla-cblocked(tile=(2,2), align=64)"),
     ];
-    for (d, p) in cases {
-        for (a, b) in [
+    check_cases(
+        &cases,
+        &[
             ("bf16", "bf16"),
             ("f16", "f16"),
             ("bf16", "f16"),
             ("f16", "bf16"),
-        ] {
-            check_all_paths(
-                &spec(&format!("{a}[{d}]")),
-                &spec(&format!("{b}[{d}] {p}")),
-                21,
-            );
-            check_all_paths(
-                &spec(&format!("{a}[{d}] {p}")),
-                &spec(&format!("{b}[{d}]")),
-                22,
-            );
-        }
-    }
+        ],
+        21,
+        true,
+    );
 }
 
 /// Byte strides of a dense layout of `dims` whose axes are stored in the order `perm`

@@ -772,10 +772,23 @@ pub(crate) fn rows_of(
     })
 }
 
-/// The W runs of an MlaCBlocked row: `(W tiles, pixels per tile, first W tile)`.
-fn cblocked_w_runs(g: &CBlockedGeom) -> [(usize, usize, usize); 2] {
+/// The non-empty W runs of an MlaCBlocked row: `(W tiles, first W tile, row)`, the row
+/// of a tile's pixels (16-lane channel blocks; `pad`: its padding lanes written).
+fn cblocked_w_runs(g: &CBlockedGeom, pad: bool) -> impl Iterator<Item = (usize, usize, Row)> {
     let (w, tw) = (g.w as usize, g.tile_w as usize);
-    [(w / tw, tw, 0), (usize::from(w % tw > 0), w % tw, w / tw)]
+    let runs = [(w / tw, tw, 0), (usize::from(w % tw > 0), w % tw, w / tw)];
+    let c = g.c as usize;
+    runs.into_iter()
+        .filter(|r| r.0 > 0)
+        .map(move |(n_w, npix, wt0)| {
+            let row = Row {
+                npix,
+                valid: c,
+                slots: CBLOCK_LANES as usize,
+                pad,
+            };
+            (n_w, wt0, row)
+        })
 }
 
 /// Packs into MlaCBlocked with tile `th x tw` from `t` (TD = 1, TC = 16), one row of
@@ -817,16 +830,7 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
     // Converts `c` consecutive rows from row `i0` of `chunk` (first input pixel `b0`,
     // `vh` valid H rows; `c > 1` only for whole rows one tile row apart).
     let convert = |chunk: &mut [u8], (i0, b0, vh, c): (usize, usize, usize, usize)| {
-        for (n_w, npix, wt0) in cblocked_w_runs(g) {
-            if n_w == 0 {
-                continue;
-            }
-            let row = Row {
-                npix,
-                valid: g.c as usize,
-                slots: L,
-                pad: true,
-            };
+        for (n_w, wt0, row) in cblocked_w_runs(g, true) {
             let grid = [
                 (c, th * sh, row_len),
                 (n_w, tw * sw, tile_bytes),
@@ -1122,37 +1126,25 @@ fn untess_cblocked<S: Elem, D: Elem>(
         }
     };
     untess_parts(exec, b, dst, digit_of, |part, chunk| {
-        for_tiles(
-            rows,
-            0..usize::try_from(rows.count()).unwrap_or(usize::MAX),
-            |t| {
-                let tr = tile_row(t);
-                let dg = tr.digits;
-                if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
-                    return;
-                }
-                let (base, vh) = (tr.base, tr.valid[1]);
-                for (n_w, npix, wt0) in cblocked_w_runs(g) {
-                    if n_w == 0 {
-                        continue;
-                    }
-                    let row = Row {
-                        npix,
-                        valid: g.c as usize,
-                        slots: L,
-                        pad: false,
-                    };
-                    let grid = [
-                        (n_w, tile_bytes, tw * sw),
-                        (1, 0, 0),
-                        (vh, tw * L * S::W, sh),
-                    ];
-                    let tile = &src[(tr.idx0 + wt0) * tile_bytes..];
-                    let out = &mut chunk[base + wt0 * tw * sw - part.origin..];
-                    convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
-                }
-            },
-        );
+        rows.iter().for_each_while(|t| {
+            let tr = tile_row(t);
+            let dg = tr.digits;
+            if dg[part.digit] < part.range.0 || dg[part.digit] >= part.range.1 {
+                return true;
+            }
+            let (base, vh) = (tr.base, tr.valid[1]);
+            for (n_w, wt0, row) in cblocked_w_runs(g, false) {
+                let grid = [
+                    (n_w, tile_bytes, tw * sw),
+                    (1, 0, 0),
+                    (vh, tw * L * S::W, sh),
+                ];
+                let tile = &src[(tr.idx0 + wt0) * tile_bytes..];
+                let out = &mut chunk[base + wt0 * tw * sw - part.origin..];
+                convert_grid::<S, D>(exec.path, tile, sside, out, dside, row, grid);
+            }
+            true
+        });
     });
 }
 

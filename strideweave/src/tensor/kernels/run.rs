@@ -275,14 +275,8 @@ pub(crate) fn zero_strided(buf: &mut [u8], count: usize, step: usize, len: usize
         end.is_some_and(|e| e <= buf.len()) && len <= step,
         "zero_strided: a piece reaches outside its buffer"
     );
-    #[cfg(target_arch = "x86_64")]
-    if len <= 64 && ConvertPath::Avx512Bf16.is_available() {
-        // SAFETY: AVX-512 F/BW detected; every piece lies inside `buf` (asserted).
-        return unsafe { x86::avx512::zero_pieces(buf.as_mut_ptr(), count, step, len) };
-    }
-    for k in 0..count {
-        zero(&mut buf[k * step..k * step + len]);
-    }
+    // SAFETY: every piece lies inside `buf` (asserted), which we borrow exclusively.
+    unsafe { zero_grid(buf.as_mut_ptr(), [count, 1], [step, 0], len) }
 }
 
 /// Zeros `len` bytes at every `a * steps[0] + b * steps[1]` bytes from `p` (`a <
@@ -622,24 +616,27 @@ fn row_piece(s: Side, d: Side) -> usize {
     GROUP_OUTER_PIXELS * sets(s.pixel).min(sets(d.pixel))
 }
 
-/// Calls `f(src, dst, pair)` for every group of every row of the grid, group by group,
-/// the pixels two at a time (`pair`; a row of odd length ends with one), in pieces of
-/// [`row_piece`] pixels. Every row holds whole groups only (`valid % slots == 0`).
+/// Calls `f(src, dst, last, n)` for every group of every row of the grid, group by group
+/// (`last`: the pixel's last group), `P` pixels per call (`n`; fewer at a row's or
+/// piece's end), in pieces of [`row_piece`] pixels: every pixel of a piece in group 0,
+/// then in group 1, ... (see [`GROUP_OUTER_MIN`]). Each group of each pixel is visited
+/// exactly once.
 ///
 /// # Safety
 /// As for [`for_each_group`].
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn for_each_group_pair(
+unsafe fn for_each_group_by<const P: usize>(
     src: *const u8,
     s: Side,
     dst: *mut u8,
     d: Side,
     r: Row,
     g: Grid,
-    mut f: impl FnMut(*const u8, *mut u8, bool),
+    mut f: impl FnMut(*const u8, *mut u8, bool, usize),
 ) {
-    let most = row_piece(s, d).max(2) & !1;
+    let full_groups = r.groups() - 1;
+    let most = row_piece(s, d).next_multiple_of(P);
     // SAFETY: the walks only compute pointers; `f` receives in-bounds groups (contract).
     unsafe {
         for_each_row(src, dst, g, |sj, dj| {
@@ -648,15 +645,16 @@ unsafe fn for_each_group_pair(
             while left > 0 {
                 let n = left.min(most);
                 let (mut sg, mut dg) = (sc, dc);
-                for _ in 0..r.groups() {
+                for gi in 0..=full_groups {
+                    let last = gi == full_groups;
                     let (mut sp, mut dp) = (sg, dg);
-                    for _ in 0..n / 2 {
-                        f(sp, dp, true);
-                        sp = sp.wrapping_add(2 * s.pixel);
-                        dp = dp.wrapping_add(2 * d.pixel);
+                    for _ in 0..n / P {
+                        f(sp, dp, last, P);
+                        sp = sp.wrapping_add(P * s.pixel);
+                        dp = dp.wrapping_add(P * d.pixel);
                     }
-                    if n % 2 == 1 {
-                        f(sp, dp, false);
+                    if !n.is_multiple_of(P) {
+                        f(sp, dp, last, n % P);
                     }
                     sg = sg.wrapping_add(s.group);
                     dg = dg.wrapping_add(d.group);
@@ -671,7 +669,7 @@ unsafe fn for_each_group_pair(
 
 /// Calls `f(src group, dst group, last)` for every group of every pixel of every row of
 /// the grid (`last`: the pixel's last group, else a full one); pixel by pixel or, with
-/// `by_group`, group by group within each row (see [`GROUP_OUTER_MIN`]). Each group is
+/// `by_group`, group by group within each row ([`for_each_group_by`]). Each group is
 /// visited exactly once either way.
 ///
 /// # Safety
@@ -689,7 +687,6 @@ unsafe fn for_each_group_ordered(
     mut f: impl FnMut(*const u8, *mut u8, bool),
 ) {
     let full_groups = r.groups() - 1;
-    let most = row_piece(s, d);
     // SAFETY: the walks only compute pointers; `f` receives in-bounds groups (contract).
     unsafe {
         if !by_group {
@@ -709,27 +706,7 @@ unsafe fn for_each_group_ordered(
             });
             return;
         }
-        for_each_row(src, dst, g, |sj, dj| {
-            let (mut sc, mut dc) = (sj, dj);
-            let mut left = r.npix;
-            while left > 0 {
-                let n = left.min(most);
-                let (mut sg, mut dg) = (sc, dc);
-                for gi in 0..=full_groups {
-                    let (mut sp, mut dp) = (sg, dg);
-                    for _ in 0..n {
-                        f(sp, dp, gi == full_groups);
-                        sp = sp.wrapping_add(s.pixel);
-                        dp = dp.wrapping_add(d.pixel);
-                    }
-                    sg = sg.wrapping_add(s.group);
-                    dg = dg.wrapping_add(d.group);
-                }
-                left -= n;
-                sc = sc.wrapping_add(n * s.pixel);
-                dc = dc.wrapping_add(n * d.pixel);
-            }
-        })
+        for_each_group_by::<1>(src, s, dst, d, r, g, |sp, dp, last, _| f(sp, dp, last))
     }
 }
 
@@ -764,7 +741,7 @@ unsafe fn portable_grid<S: Elem, D: Elem>(
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{
-        for_each_group, for_each_group_ordered, for_each_group_pair, for_each_row, read,
+        for_each_group, for_each_group_by, for_each_group_ordered, for_each_row, read,
         run_over_grid, write, Elem, Fmt, Grid, Row, Side, GROUP_OUTER_MIN,
     };
     use crate::tensor::dtype::DType;
@@ -1117,11 +1094,11 @@ mod x86 {
             };
             let into_tiles = d.pixel == 32;
             // SAFETY: every visited group holds 16 elements and 16 slots (contract); a
-            // pair's second pixel exists (`pair`), so the 64 dense bytes are its two
+            // pair's second pixel exists (`n == 2`), so the 64 dense bytes are its two
             // pixels' groups and the halves the other side's.
             unsafe {
-                for_each_group_pair(src, s, dst, d, r, g, |sp, dp, pair| {
-                    if !pair {
+                for_each_group_by::<2>(src, s, dst, d, r, g, |sp, dp, _, n| {
+                    if n == 1 {
                         return block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF);
                     }
                     if into_tiles {
@@ -1803,38 +1780,16 @@ mod x86 {
             };
         }
 
-        /// Zeros `len <= 64` bytes at each of `count` places `step` bytes apart from `p`,
-        /// one masked store each.
-        ///
-        /// # Safety
-        /// AVX-512 F/BW available; every piece is writable.
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
-        pub unsafe fn zero_pieces(p: *mut u8, count: usize, step: usize, len: usize) {
-            let (z, m) = (_mm512_setzero_si512(), u64::MAX >> (64 - len));
-            for k in 0..count {
-                // SAFETY: the unmasked bytes are piece `k` (caller).
-                unsafe { _mm512_mask_storeu_epi8(p.add(k * step).cast(), m, z) };
-            }
-        }
-
-        /// [`super::super::zero_grid`] by 64-byte masked stores.
+        /// [`super::super::zero_grid`] by 64-byte masked stores ([`zero_bytes`] per piece).
         ///
         /// # Safety
         /// AVX-512 F/BW available; every piece writable.
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         pub unsafe fn zero_grid(p: *mut u8, counts: [usize; 2], steps: [usize; 2], len: usize) {
-            let z = _mm512_setzero_si512();
             for a in 0..counts[0] {
                 for b in 0..counts[1] {
-                    let q = p.wrapping_add(a * steps[0] + b * steps[1]);
-                    let mut k = 0;
-                    while k < len {
-                        let m = u64::MAX >> (64 - (len - k).min(64));
-                        // SAFETY: the unmasked bytes are `q[k..min(k + 64, len)]`, inside
-                        // piece (a, b) (caller).
-                        unsafe { _mm512_mask_storeu_epi8(q.add(k).cast(), m, z) };
-                        k += 64;
-                    }
+                    // SAFETY: piece (a, b) is writable (caller).
+                    unsafe { zero_bytes(p.wrapping_add(a * steps[0] + b * steps[1]), len) };
                 }
             }
         }
@@ -1844,6 +1799,7 @@ mod x86 {
         ///
         /// # Safety
         /// AVX-512 F/BW available; `p` valid for writes of `len` bytes.
+        #[inline]
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         pub unsafe fn zero_bytes(p: *mut u8, len: usize) {
             let z = _mm512_setzero_si512();

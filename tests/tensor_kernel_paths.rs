@@ -494,6 +494,8 @@ fn many_channel_groups_over_few_pixels_match_the_oracle_on_every_path() {
 /// group by group over its row, 8-slot groups one plain block per pixel): whole and
 /// partial last groups, partial W and H tiles, an outer axis, a grid too large for one
 /// piece, each kind of conversion, every path.
+/// Spec requirement (tensor storage, MlaTiled): tiles visited C/D/H/W holding D/H/W/C
+/// pixels, BF16 pixels as low bytes then high bytes, padding written as zero.
 #[test]
 fn many_channel_groups_over_many_tile_rows_match_the_oracle_on_every_path() {
     let cases = [
@@ -547,6 +549,8 @@ fn many_channel_groups_over_many_tile_rows_match_the_oracle_on_every_path() {
 /// group (tiles one pixel high join into rows of up to 64 pixels, which the kernels cut
 /// into pieces of 8 pixels per L1 set they spread over): whole and partial pieces, both
 /// directions, every path.
+/// Spec requirement (tensor storage, MlaTiled): tiles visited C/D/H/W holding D/H/W/C
+/// pixels, BF16 pixels as low bytes then high bytes, padding written as zero.
 #[test]
 fn long_rows_of_aliased_pixels_match_the_oracle_on_every_path() {
     let cases = [
@@ -575,6 +579,8 @@ fn long_rows_of_aliased_pixels_match_the_oracle_on_every_path() {
 /// 64-byte vector on the tiles' side: rows of odd length (a single pixel at the end),
 /// whole channel tiles and a partial last one (BF16 copies out of tiles split the two),
 /// byte planes in both directions, F16<->BF16 conversions, every path.
+/// Spec requirement (tensor storage, MlaTiled): tiles visited C/D/H/W holding D/H/W/C
+/// pixels, BF16 pixels as low bytes then high bytes, padding written as zero.
 #[test]
 fn pixel_pairs_of_16_bit_tiles_match_the_oracle_on_every_path() {
     let cases = [

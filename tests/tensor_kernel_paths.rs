@@ -150,6 +150,60 @@ proptest! {
     }
 }
 
+/// 24 cases of the many-channel property unless `STRIDEWEAVE_PROPTEST_CASES` says more.
+fn many_channel_cases() -> u32 {
+    std::env::var("STRIDEWEAVE_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(24)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(many_channel_cases()))]
+
+    /// MlaTiled and MlaCBlocked storage with many channels: the walks that only such
+    /// tensors reach (group by group in pieces, over the whole grid or split by tile
+    /// rows, a cache line's worth of groups per row, two 16-bit tile pixels per vector,
+    /// edge pixels zeroed over all channel tiles). Channel counts around powers of two
+    /// up to 1024, channel tiles of 8 to 64 slots, tiles 1 to 8 pixels a side (so channel
+    /// tiles lie a power of two of bytes apart, or not), partial tiles, both directions,
+    /// every dtype pair, path and thread count, against the oracle.
+    #[test]
+    fn many_channel_tensors_match_the_oracle_on_every_path(
+        outer in 1u64..3,
+        h in 1u64..10,
+        w in 1u64..10,
+        c in prop::sample::select(vec![48u64, 64, 100, 128, 255, 256, 257, 512, 1000, 1024]),
+        tile in (
+            0u64..8,
+            prop::sample::select(vec![1u64, 2, 4, 8]),
+            prop::sample::select(vec![1u64, 2, 4, 8]),
+            prop::sample::select(vec![8u64, 16, 32, 64]),
+        ),
+        pair in (0usize..3, 0usize..3),
+        cblocked in any::<bool>(),
+        flat_kind in 0u8..2,
+        pad in (0u64..3, 0u64..3, 0u64..3, 0u64..3),
+        seed in any::<u64>(),
+    ) {
+        // At most about 40K elements, so every path and thread count stays quick.
+        let h = h.min((40_000 / (outer * w * c)).max(1));
+        let dims = vec![outer, h, w, c];
+        let d = format!("{outer},{h},{w},{c}");
+        let (a, b) = (DTYPES[pair.0], DTYPES[pair.1]);
+        let tile = [tile.0, tile.1, tile.2, tile.3];
+        let pad = [pad.0, pad.1, pad.2, pad.3];
+        let kind = if cblocked { 4 } else { 2 };
+        let (wa, wb) = (if a == "f32" { 4 } else { 2 }, if b == "f32" { 4 } else { 2 });
+        let flat = spec(&format!("{a}[{d}] {}", placement(&dims, wa, flat_kind, tile, pad)));
+        let tiled = spec(&format!("{b}[{d}] {}", placement(&dims, 0, kind, tile, pad)));
+        check_all_paths(&flat, &tiled, seed);
+        let tiled_in = spec(&format!("{a}[{d}] {}", placement(&dims, 0, kind, tile, pad)));
+        let flat_out = spec(&format!("{b}[{d}] {}", placement(&dims, wb, flat_kind, tile, pad)));
+        check_all_paths(&tiled_in, &flat_out, seed ^ 1);
+    }
+}
+
 /// Every `(dims, tiled placement)` case with every `(from, to)` dtype pair: contiguous
 /// into the placement (CastTess) and, with `both`, back out of it (CastUntess, seed + 1),
 /// each against the oracle on every path and thread count.

@@ -58,6 +58,38 @@ fn placement(dims: &[u64], width: u64, kind: u8, tile: [u64; 4], pad: [u64; 4]) 
     }
 }
 
+/// `[outer, h, w, c]` of dtype pair `pair` into the tiled placement `kind` (2: MlaTiled,
+/// 4: MlaCBlocked) from the flat placement `flat_kind`, and back out of it into the
+/// flat one (seed ^ 1), each against the oracle on every path and thread count.
+fn check_tiled_both_ways(
+    dims: &[u64],
+    pair: (usize, usize),
+    (kind, flat_kind): (u8, u8),
+    tile: [u64; 4],
+    pad: [u64; 4],
+    seed: u64,
+) {
+    let list: Vec<String> = dims.iter().map(u64::to_string).collect();
+    let d = list.join(",");
+    let (a, b) = (DTYPES[pair.0], DTYPES[pair.1]);
+    let (wa, wb) = (
+        if a == "f32" { 4 } else { 2 },
+        if b == "f32" { 4 } else { 2 },
+    );
+    let flat = spec(&format!(
+        "{a}[{d}] {}",
+        placement(dims, wa, flat_kind, tile, pad)
+    ));
+    let tiled = spec(&format!("{b}[{d}] {}", placement(dims, 0, kind, tile, pad)));
+    check_all_paths(&flat, &tiled, seed);
+    let tiled_in = spec(&format!("{a}[{d}] {}", placement(dims, 0, kind, tile, pad)));
+    let flat_out = spec(&format!(
+        "{b}[{d}] {}",
+        placement(dims, wb, flat_kind, tile, pad)
+    ));
+    check_all_paths(&tiled_in, &flat_out, seed ^ 1);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -134,19 +166,10 @@ proptest! {
         pad in (0u64..3, 0u64..3, 0u64..3, 0u64..3),
         seed in any::<u64>(),
     ) {
-        let dims = vec![outer, h, w, c];
-        let d = format!("{outer},{h},{w},{c}");
-        let (a, b) = (DTYPES[pair.0], DTYPES[pair.1]);
         let tile = [tile.0, tile.1, tile.2, tile.3];
         let pad = [pad.0, pad.1, pad.2, pad.3];
         let kind = if cblocked { 4 } else { 2 };
-        let (wa, wb) = (if a == "f32" { 4 } else { 2 }, if b == "f32" { 4 } else { 2 });
-        let flat = spec(&format!("{a}[{d}] {}", placement(&dims, wa, flat_kind, tile, pad)));
-        let tiled = spec(&format!("{b}[{d}] {}", placement(&dims, 0, kind, tile, pad)));
-        check_all_paths(&flat, &tiled, seed);
-        let tiled_in = spec(&format!("{a}[{d}] {}", placement(&dims, 0, kind, tile, pad)));
-        let flat_out = spec(&format!("{b}[{d}] {}", placement(&dims, wb, flat_kind, tile, pad)));
-        check_all_paths(&tiled_in, &flat_out, seed ^ 1);
+        check_tiled_both_ways(&[outer, h, w, c], pair, (kind, flat_kind), tile, pad, seed);
     }
 }
 
@@ -188,19 +211,10 @@ proptest! {
     ) {
         // At most about 40K elements, so every path and thread count stays quick.
         let h = h.min((40_000 / (outer * w * c)).max(1));
-        let dims = vec![outer, h, w, c];
-        let d = format!("{outer},{h},{w},{c}");
-        let (a, b) = (DTYPES[pair.0], DTYPES[pair.1]);
         let tile = [tile.0, tile.1, tile.2, tile.3];
         let pad = [pad.0, pad.1, pad.2, pad.3];
         let kind = if cblocked { 4 } else { 2 };
-        let (wa, wb) = (if a == "f32" { 4 } else { 2 }, if b == "f32" { 4 } else { 2 });
-        let flat = spec(&format!("{a}[{d}] {}", placement(&dims, wa, flat_kind, tile, pad)));
-        let tiled = spec(&format!("{b}[{d}] {}", placement(&dims, 0, kind, tile, pad)));
-        check_all_paths(&flat, &tiled, seed);
-        let tiled_in = spec(&format!("{a}[{d}] {}", placement(&dims, 0, kind, tile, pad)));
-        let flat_out = spec(&format!("{b}[{d}] {}", placement(&dims, wb, flat_kind, tile, pad)));
-        check_all_paths(&tiled_in, &flat_out, seed ^ 1);
+        check_tiled_both_ways(&[outer, h, w, c], pair, (kind, flat_kind), tile, pad, seed);
     }
 }
 

@@ -196,7 +196,8 @@ fn argmax_long_rows_and_many_columns_on_every_path() {
     check(&spec("f32[900,2]"), 0, &picks, "i32");
 }
 
-/// Short rows (1 to 33 elements) reduced along the last axis: sixteen rows at a time,
+/// Short rows (1 to 33 elements, and 40 to 64 for the one-mask second pass) reduced
+/// along the last axis: sixteen rows at a time,
 /// one per lane, by a transpose per 16 elements (2 to 32 elements) or, for rows of 2 to
 /// 4 elements stored back to back, by lane permutations of the 16 rows' vectors;
 /// including the last sixteen rows of the buffer, padded strided rows and outer axes
@@ -209,7 +210,7 @@ fn argmax_short_rows_sixteen_at_a_time_on_every_path() {
     late_nan[190] = 8;
     for d in ["f32", "f16", "bf16"] {
         let w = if d == "f32" { 4 } else { 2 };
-        for n in (1..=18u64).chain([31, 32, 33]) {
+        for n in (1..=18u64).chain([31, 32, 33, 40, 47, 63, 64]) {
             for dims in [vec![32, n], vec![37, n], vec![3, 19, n]] {
                 let list: Vec<String> = dims.iter().map(u64::to_string).collect();
                 let axis = dims.len() - 1;

@@ -401,10 +401,52 @@ mod x86 {
         ((1u32 << n.min(16)) - 1) as __mmask16
     }
 
+    /// The row kernel for `1 <= n <= 64` elements: the same two passes over at most four
+    /// vectors, the second without a loop: the four blocks' hit masks form one 64-bit
+    /// mask whose lowest set bit is the index (the loop's exit, a different block from
+    /// row to row, was a mispredicted branch per short row). Rows of 33 to 63 elements
+    /// 1.15 to 1.5x faster (`f32[1,57,55,40]` along C 19.7 -> 17.3 us); at 64 the full
+    /// blocks of the general kernel measured 1.1x faster, so it keeps them.
+    ///
+    /// # Safety
+    /// AVX-512 F/BW/VL available; `1 <= n <= 64` elements readable at `p`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    unsafe fn row_short<S: Elem>(p: *const u8, n: usize) -> usize {
+        let neg_inf = _mm512_set1_ps(f32::NEG_INFINITY);
+        let nb = n.div_ceil(16);
+        // SAFETY: blocks below `nb` read lanes below n only (caller).
+        let v: [__m512; 4] = std::array::from_fn(|b| {
+            if b < nb {
+                unsafe { load::<S>(p.add(16 * b * S::W), mask(n - 16 * b)) }
+            } else {
+                neg_inf
+            }
+        });
+        let nan = (0..4).fold(0u64, |a, b| {
+            a | (u64::from(_mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v[b], v[b])) << (16 * b))
+        });
+        let hits = if nan != 0 {
+            nan
+        } else {
+            let m = _mm512_max_ps(_mm512_max_ps(v[0], v[1]), _mm512_max_ps(v[2], v[3]));
+            let want = _mm512_set1_ps(_mm512_reduce_max_ps(m));
+            (0..4).fold(0u64, |a, b| {
+                a | (u64::from(_mm512_cmp_ps_mask::<_CMP_EQ_OQ>(v[b], want)) << (16 * b))
+            })
+        };
+        // Lanes past `n` hold -inf: they tie only when every element is -inf, and then
+        // lane 0 comes first.
+        hits.trailing_zeros() as usize
+    }
+
     /// # Safety
     /// AVX-512 F/BW/VL available; `n >= 1` elements readable at `p`.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
     pub unsafe fn row<S: Elem>(p: *const u8, n: usize) -> usize {
+        if n < 64 {
+            // SAFETY: same contract.
+            return unsafe { row_short::<S>(p, n) };
+        }
         let w = S::W;
         // Pass 1: the maximum and whether any lane is NaN (unordered with itself).
         let mut m = [_mm512_set1_ps(f32::NEG_INFINITY); 4];

@@ -196,12 +196,13 @@ fn argmax_long_rows_and_many_columns_on_every_path() {
     check(&spec("f32[900,2]"), 0, &picks, "i32");
 }
 
-/// Short rows (1 to 33 elements, and 40 to 64 for the one-mask second pass) reduced
-/// along the last axis: sixteen rows at a time,
-/// one per lane, by a transpose per 16 elements (2 to 32 elements) or, for rows of 2 to
-/// 4 elements stored back to back, by lane permutations of the 16 rows' vectors;
-/// including the last sixteen rows of the buffer, padded strided rows and outer axes
-/// that end mid-batch, with ties, signed zeros and NaNs (early and late).
+/// Short rows reduced along the last axis: sixteen rows at a time, one per lane, by a
+/// transpose per 16 elements (2 to 32 elements) or, for rows of 2 to 4 elements stored
+/// back to back, by lane permutations of the 16 rows' vectors; the rest (1 element, 33
+/// to 64, the last rows of an outer axis) by the row kernel, whose second pass for
+/// fewer than 64 elements is one 64-bit mask. Including the last sixteen rows of the
+/// buffer, padded strided rows and outer axes that end mid-batch, with ties, signed
+/// zeros and NaNs (early and late).
 #[test]
 fn argmax_short_rows_sixteen_at_a_time_on_every_path() {
     let picks: Vec<u8> = (0..211u32).map(|i| ((i * 5 + i / 7) % 10) as u8).collect();

@@ -200,6 +200,18 @@ impl Layout {
         algebra::divide(self, b).map_err(|e| err2("divide", self, b, self.refine(b, e)))
     }
 
+    /// CuTe's name for [`Layout::divide`] (`logical_divide(A, B)`), for code ported from
+    /// C++ or the CuTe DSL.
+    ///
+    /// ```
+    /// let a: strideweave::Layout = "(4,2,3):(2,1,8)".parse().unwrap();
+    /// let b: strideweave::Layout = "4:2".parse().unwrap();
+    /// assert_eq!(a.logical_divide(&b).unwrap(), a.divide(&b).unwrap());
+    /// ```
+    pub fn logical_divide(&self, b: &Layout) -> Result<Layout, LayoutError> {
+        self.divide(b)
+    }
+
     /// Divides each leading mode by its tile, keeping the later modes.
     pub fn divide_tiler(&self, tiles: &[Layout]) -> Result<Layout, LayoutError> {
         algebra::divide_tiler(self, tiles)

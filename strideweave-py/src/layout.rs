@@ -539,6 +539,14 @@ impl PyLayout {
         }
     }
 
+    /// CuTe's name for `divide`.
+    ///
+    /// >>> Layout("(4,2,3):(2,1,8)").logical_divide(Layout("4:2"))
+    /// Layout("((2,2),(2,3)):((4,1),(2,8))")
+    fn logical_divide(&self, b: &Bound<'_, PyAny>) -> PyResult<Self> {
+        self.divide(b)
+    }
+
     /// Divides each leading mode by its tile (a list or tuple of Layouts, or a Shape of
     /// unit-stride tiles) and keeps the later modes.
     fn divide_tiler(&self, b: &Bound<'_, PyAny>) -> PyResult<Self> {

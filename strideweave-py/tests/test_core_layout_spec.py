@@ -513,6 +513,13 @@ def test_scenario_divide_one_layout():
     assert got == Layout(Shape([[2, 2], [2, 3]]), Stride([[4, 1], [2, 8]]))
 
 
+def test_logical_divide_is_cutes_name_for_divide():
+    """CuTe's logical_divide is divide, for a tile and for a tiler."""
+    a = L([4, 2, 3], [2, 1, 8])
+    assert a.logical_divide(L(4, 2)) == a.divide(L(4, 2))
+    assert a.logical_divide([L(2, 1), L(2, 1)]) == a.divide([L(2, 1), L(2, 1)])
+
+
 def test_scenario_divide_with_sequence_tilers():
     """WHEN the same valid leading-mode tiler is supplied as a list and as a tuple to tiler
     or zipped division

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use crate::files::{Input, Output};
 use crate::output;
 use clap::{Args, Subcommand};
-use strideweave::tensor::{prepare, DType, Op, Plan, TensorError, TensorSpec};
+use strideweave::tensor::{prepare, DType, Op, Plan, RunOptions, TensorError, TensorSpec};
 
 /// The tensor subcommands, flattened into the top-level command list.
 #[derive(Subcommand)]
@@ -48,6 +48,10 @@ pub struct ConvertArgs {
     input: PathBuf,
     /// Output file (updated in place when it already holds the required bytes).
     output: PathBuf,
+    /// Split the work into this many parts, one per thread (1: one thread); 0, the
+    /// default, is automatic: one per core from 2 MiB of input and output, else one.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
 }
 
 /// Arguments of `argmax`.
@@ -66,6 +70,10 @@ pub struct ArgmaxArgs {
     input: PathBuf,
     /// Output file.
     output: PathBuf,
+    /// Split the work into this many parts, one per thread (1: one thread); 0, the
+    /// default, is automatic.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
 }
 
 /// Runs one tensor subcommand.
@@ -113,11 +121,13 @@ fn plan_cmd(a: &PlanArgs) -> Result<ExitCode, String> {
 
 /// Runs `plan` on IN and writes OUT per the spec: in place when OUT already holds at least
 /// the required bytes, else a new zero-filled file of exactly the required size. Both files
-/// are memory-mapped, and OUT is replaced all or nothing (see [`crate::files`]).
-fn run_to_file(plan: &Plan, input: &Path, output: &Path) -> Result<(), String> {
+/// are memory-mapped, and OUT is replaced all or nothing (see [`crate::files`]); the work
+/// is split into `threads` parts (0: automatic).
+fn run_to_file(plan: &Plan, input: &Path, output: &Path, threads: usize) -> Result<(), String> {
     let src = Input::open(input, plan.inputs()[0].bytes)?;
     let mut dst = Output::create(output, plan.outputs()[0].bytes, true)?;
-    plan.run(&[src.bytes()], &mut [dst.bytes_mut()])
+    let options = RunOptions::new().threads(threads);
+    plan.run_with_options(&[src.bytes()], &mut [dst.bytes_mut()], options)
         .map_err(terr)?;
     dst.commit()
 }
@@ -138,7 +148,7 @@ fn convert_cmd(a: &ConvertArgs, unpack: bool) -> Result<(), String> {
         ));
     }
     let plan = prepare(Op::conversion(&from, &to), &[from], &[to]).map_err(terr)?;
-    run_to_file(&plan, &a.input, &a.output)
+    run_to_file(&plan, &a.input, &a.output, a.threads)
 }
 
 fn argmax_cmd(a: &ArgmaxArgs) -> Result<(), String> {
@@ -147,5 +157,5 @@ fn argmax_cmd(a: &ArgmaxArgs) -> Result<(), String> {
     let dims = from.dims.without_axis(a.axis).map_err(terr)?;
     let to = TensorSpec::new(dims, dtype, Default::default()).map_err(terr)?;
     let plan = prepare(Op::Argmax { axis: a.axis }, &[from], &[to]).map_err(terr)?;
-    run_to_file(&plan, &a.input, &a.output)
+    run_to_file(&plan, &a.input, &a.output, a.threads)
 }

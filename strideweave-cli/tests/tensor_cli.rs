@@ -336,3 +336,73 @@ fn argmax_writes_the_contiguous_index_tensor() {
     ]);
     assert_rejected(&out, "unsupported-dtype");
 }
+
+/// `--threads N` chooses how many parts the work is split into (0, the default, is
+/// automatic): every count writes the same bytes, for pack, unpack and argmax, and a
+/// count that is not a number is a usage error that creates nothing.
+#[test]
+fn threads_option_gives_identical_bytes_for_every_count() {
+    let d = Dir::new("threads");
+    let dims = "1,57,55,40";
+    let n = 57 * 55 * 40;
+    let vals: Vec<f32> = (0..n)
+        .map(|i| ((i * 37) % 1001) as f32 * 0.5 - 250.0)
+        .collect();
+    let input = d.path("in.bin");
+    f32_file(&input, &vals);
+    let tiled = format!("bf16[{dims}] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)");
+    let from = format!("f32[{dims}]");
+    let mut seen: Vec<[Vec<u8>; 3]> = Vec::new();
+    for threads in ["0", "1", "2", "5"] {
+        let file = |what: &str| d.path(&format!("{what}-{threads}.bin"));
+        let (packed, back, idx) = (file("packed"), file("back"), file("idx"));
+        let pack = [
+            "pack",
+            "--threads",
+            threads,
+            "--from",
+            &from,
+            "--to",
+            &tiled,
+        ];
+        assert_ok(&run(&[&pack[..], &[p(&input), p(&packed)]].concat()));
+        let to = format!("bf16[{dims}]");
+        let unpack = [
+            "unpack",
+            "--threads",
+            threads,
+            "--from",
+            &tiled,
+            "--to",
+            &to,
+        ];
+        assert_ok(&run(&[&unpack[..], &[p(&packed), p(&back)]].concat()));
+        let argmax = [
+            "argmax",
+            "--threads",
+            threads,
+            "--axis",
+            "3",
+            "--from",
+            &from,
+        ];
+        let argmax = [&argmax[..], &["--to", "i64", p(&input), p(&idx)]].concat();
+        assert_ok(&run(&argmax));
+        seen.push([packed, back, idx].map(|f| fs::read(f).unwrap()));
+    }
+    assert!(seen.iter().all(|s| s == &seen[0]));
+    let out = run(&[
+        "pack",
+        "--threads",
+        "two",
+        "--from",
+        &from,
+        "--to",
+        &tiled,
+        p(&input),
+        p(&d.path("x.bin")),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--threads"));
+    assert!(!d.path("x.bin").exists());
+}

@@ -7,7 +7,7 @@ use crate::layout::PyLayout;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 use strideweave::tensor::{
-    prepare as core_prepare, Op, Plan, PortRequirement, RawInput, RawOutput,
+    prepare as core_prepare, Op, Plan, PortRequirement, RawInput, RawOutput, RunOptions,
 };
 use strideweave::tensor::{DType, TensorSpec};
 use strideweave::view::RENDER_MAX_CELLS;
@@ -339,13 +339,19 @@ impl PyPlan {
     /// written in place, without copies, with the GIL released while the kernel runs.
     /// Each binding's capacity is the span of its elements; every check (port count,
     /// capacity, alignment, overlapping input and output) is done before any output byte
-    /// is written, and a rejection raises `TensorError` naming the rule.
+    /// is written, and a rejection raises `TensorError` naming the rule. `threads` splits
+    /// the work into that many parts on the Rust thread pool (`1`: the calling thread);
+    /// `None` or `0` (the default) is automatic: one part per core for tensors of 2 MiB
+    /// or more (input and output together), else one. Results are identical either way.
+    #[pyo3(signature = (inputs, outputs, threads = None))]
     fn run(
         &self,
         py: Python<'_>,
         inputs: &Bound<'_, PyAny>,
         outputs: &Bound<'_, PyAny>,
+        threads: Option<usize>,
     ) -> PyResult<()> {
+        let options = RunOptions::new().threads(threads.unwrap_or(0));
         let borrow = |list: &Bound<'_, PyAny>, writable: bool, kind: &str| {
             let mut out = Vec::new();
             for (n, item) in list.try_iter()?.enumerate() {
@@ -379,7 +385,7 @@ impl PyPlan {
             // rejects intersecting input and output spans before forming any slice. As
             // with every NumPy kernel that releases the GIL, the caller must not mutate
             // these buffers from another thread during the call.
-            unsafe { plan.run_raw(&i, &o) }
+            unsafe { plan.run_raw_with_options(&i, &o, options) }
         });
         drop((in_views, out_views));
         result.map_err(|e| tensor_err(py, e))

@@ -112,6 +112,23 @@ def test_run_accepts_any_buffer_protocol_object():
     assert np.frombuffer(out, np.float16).tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
+def test_run_thread_counts_give_identical_bytes():
+    """Plan.run(threads=n) splits the work (the caller chooses the thread count); every
+    count, and the automatic default, gives the same bytes."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((4, 57, 55, 40)).astype(np.float32)  # 2 MiB: threads by default
+    to = "bf16[4,57,55,40] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)"
+    plan = prepare(Op.CastTess, ["f32[4,57,55,40]"], [to])
+    outs = []
+    for threads in [None, 0, 1, 2, 3]:
+        out = np.full(plan.outputs[0].bytes, 0xAB, np.uint8)
+        plan.run([x], [out], threads=threads)
+        outs.append(out)
+    assert all((o == outs[0]).all() for o in outs)
+    with pytest.raises(OverflowError):
+        plan.run([x], [outs[0]], threads=-1)
+
+
 def test_run_rejections_change_no_output_byte():
     plan = prepare(Op.Cast, ["f32[4]"], ["f32[4]"])
     src = np.arange(4, dtype=np.float32)

@@ -494,8 +494,11 @@ class Plan:
     def inputs(self) -> List[PortRequirement]: ...
     @property
     def outputs(self) -> List[PortRequirement]: ...
-    def run(self, inputs: Sequence[Any], outputs: Sequence[Any]) -> None:
-        """Runs on buffer-protocol objects in place, the GIL released."""
+    def run(
+        self, inputs: Sequence[Any], outputs: Sequence[Any], threads: Optional[int] = None
+    ) -> None:
+        """Runs on buffer-protocol objects in place, the GIL released; ``threads`` parts
+        (``None`` or ``0``: automatic)."""
 
 def eval(text: str) -> Any:
     """Evaluates an expression of the ``strideweave eval`` language in the Rust core."""

@@ -184,14 +184,24 @@ fn admit_strided(
     }
     match spec.geometry()? {
         Geometry::Strided(g) => Ok(g),
-        _ => Err(reject(
-            Rule::UnsupportedPlacement,
-            format!(
-                "{}: {port} placement {} is not admitted (contiguous or strided required)",
-                op.name(),
-                spec.placement.kind_name()
-            ),
-        )),
+        _ => {
+            // Point at the op that takes this tiled port.
+            let hint = match (op, port) {
+                (Op::Cast, "output") => "; CastTess writes tiled outputs",
+                (Op::Cast, _) => "; CastUntess reads tiled inputs",
+                (Op::CastUntess, _) => "; CastTess writes tiled outputs",
+                (Op::CastTess, _) => "; CastUntess reads tiled inputs",
+                _ => "",
+            };
+            Err(reject(
+                Rule::UnsupportedPlacement,
+                format!(
+                    "{}: {port} placement {} is not admitted (contiguous or strided required{hint})",
+                    op.name(),
+                    spec.placement.kind_name()
+                ),
+            ))
+        }
     }
 }
 
@@ -619,6 +629,39 @@ impl Plan {
         inputs: &[RawInput],
         outputs: &[RawOutput],
     ) -> Result<(), TensorError> {
+        // SAFETY: the caller's contract, passed on unchanged.
+        unsafe { self.run_raw_with_options(inputs, outputs, RunOptions::new()) }
+    }
+
+    /// [`Plan::run_raw`] with [`RunOptions`] (thread count, conversion path, tile loop).
+    ///
+    /// # Safety
+    /// As for [`Plan::run_raw`].
+    ///
+    /// ```
+    /// use strideweave::tensor::{prepare, Op, RawInput, RawOutput, RunOptions, TensorSpec};
+    /// let a: TensorSpec = "f32[4]".parse().unwrap();
+    /// let b: TensorSpec = "bf16[4]".parse().unwrap();
+    /// let plan = prepare(Op::Cast, &[a], &[b]).unwrap();
+    /// let src = [1.0f32, 2.0, 3.0, 4.0];
+    /// let mut dst = [0u16; 4];
+    /// // SAFETY: each binding is its whole array, alive and untouched during the call.
+    /// unsafe {
+    ///     plan.run_raw_with_options(
+    ///         &[RawInput::new(src.as_ptr().cast(), 16)],
+    ///         &[RawOutput::new(dst.as_mut_ptr().cast(), 8)],
+    ///         RunOptions::new().threads(2),
+    ///     )
+    /// }
+    /// .unwrap();
+    /// assert_eq!(dst, [0x3F80, 0x4000, 0x4040, 0x4080]);
+    /// ```
+    pub unsafe fn run_raw_with_options(
+        &self,
+        inputs: &[RawInput],
+        outputs: &[RawOutput],
+        options: RunOptions,
+    ) -> Result<(), TensorError> {
         self.check_counts(inputs.len(), outputs.len())?;
         let mut ispans = Vec::with_capacity(inputs.len());
         for (i, (b, r)) in inputs.iter().zip(&self.inputs).enumerate() {
@@ -666,8 +709,8 @@ impl Plan {
             // exclusive slice aliases neither `src` nor any other reference made here.
             unsafe { std::slice::from_raw_parts_mut(outputs[0].ptr, ol) }
         };
-        let exec = self.exec(RunOptions::new())?;
-        self.execute(&exec, src, dst, TileDispatch::Auto)
+        let exec = self.exec(options)?;
+        self.execute(&exec, src, dst, options.tiles)
     }
 
     /// Runs the kernel on slices already cut to exactly the required bytes.

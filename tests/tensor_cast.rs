@@ -114,6 +114,13 @@ fn cast_admission_rejections_name_their_rule() {
     )
     .unwrap_err();
     assert_eq!(e.rule(), Rule::UnsupportedPlacement);
+    assert!(e.detail().contains("CastTess writes tiled outputs"), "{e}");
+    let e = cast_plan(
+        "f32[4,16] mla-tiled(roles=HC, tile=(1,4,1,16), align=64)",
+        "bf16[4,16]",
+    )
+    .unwrap_err();
+    assert!(e.detail().contains("CastUntess reads tiled inputs"), "{e}");
 }
 
 #[test]

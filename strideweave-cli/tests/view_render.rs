@@ -340,7 +340,7 @@ fn placement_errors_are_one_line() {
     assert_eq!(code, 1);
     assert_eq!(
         err,
-        "error: syntax: expected `,` at byte 7 of `f32[2,3` (in --placement `f32[2,3`)\n"
+        "error: syntax: expected `,` or `]` at byte 7 of `f32[2,3` (in --placement `f32[2,3`)\n"
     );
     let (_, err, code) = render("--placement", &["f32[0,3]"]);
     assert_eq!(

@@ -282,7 +282,12 @@ impl<'a> Cursor<'a> {
             if self.eat(close) {
                 return Ok(v);
             }
-            self.expect(",")?;
+            if !self.eat(",") {
+                return Err(syntax(format!(
+                    "expected `,` or `{close}` at byte {} of `{}`",
+                    self.pos, self.s
+                )));
+            }
         }
     }
 }

@@ -197,7 +197,7 @@ fn argmax_long_rows_and_many_columns_on_every_path() {
 }
 
 /// Short rows reduced along the last axis: sixteen rows at a time, one per lane, by a
-/// transpose per 16 elements (2 to 32 elements) or, for rows of 2 to 4 elements stored
+/// transpose per 16 elements (2 to 32 elements) or, for rows of 2 to 8 elements stored
 /// back to back, by lane permutations of the 16 rows' vectors; the rest (1 element, 33
 /// to 64, the last rows of an outer axis) by the row kernel, whose second pass for
 /// fewer than 64 elements is one 64-bit mask. Including the last sixteen rows of the

@@ -332,6 +332,9 @@ fn rows_vector<S: Elem>(
     out: &mut [u8],
     out_w: usize,
 ) {
+    if rows == 0 {
+        return;
+    }
     let end = rows
         .checked_sub(1)
         .and_then(|r| r.checked_mul(rs))

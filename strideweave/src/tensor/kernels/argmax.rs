@@ -174,7 +174,7 @@ fn argmax_part<S: Elem>(
         let mut i = 0;
         while i < count {
             // Rows `i..i + step` from `base`: up to the end of the innermost outer axis as
-            // columns, sixteen along it by a transpose, or one.
+            // columns, sixteen along it by a transpose, a run of contiguous rows, or one.
             let step = if across {
                 let cols = (r.outer_ext[last] - idx[last]).min(count - i);
                 columns_vector::<S>(src, base, r.stride, S::W, r.n, cols, out, i, out_w);
@@ -182,17 +182,20 @@ fn argmax_part<S: Elem>(
             } else if transposed && idx[last] + 16 <= r.outer_ext[last] && i + 16 <= count {
                 rows16_transposed_vector::<S>(src, base, rs, r.n, &mut out[i * out_w..], out_w);
                 16
-            } else if vector && r.stride == S::W && r.n_outer_axes > 0 {
+            } else if vector && r.stride == S::W {
                 // Contiguous rows `rs` bytes apart, up to the end of the innermost outer
-                // axis or of the part, in one call (a call, its checks and the odometer
-                // per row cost about a fifth of a 40-element row's time).
-                let rows = (r.outer_ext[last] - idx[last]).min(count - i);
+                // axis or of the part (the only row when there is no outer axis), in one
+                // call (a call, its checks and the odometer per row cost about a fifth of
+                // a 40-element row's time).
+                let rows = if r.n_outer_axes > 0 {
+                    (r.outer_ext[last] - idx[last]).min(count - i)
+                } else {
+                    1
+                };
                 rows_vector::<S>(src, base, rs, r.n, rows, &mut out[i * out_w..], out_w);
                 rows
             } else {
-                let best = if vector && r.stride == S::W {
-                    row_vector::<S>(&src[base..base + r.n * S::W], r.n)
-                } else if vector && narrow_row::<S>(r.stride) {
+                let best = if vector && narrow_row::<S>(r.stride) {
                     row_narrow_vector::<S>(src, base, r.stride, r.n)
                 } else {
                     argmax_by(r.n, |k| S::to_f32(S::read(src, base + k * r.stride)))
@@ -357,17 +360,6 @@ fn rows_vector<S: Elem>(
         let best = argmax_by(n, |k| S::to_f32(S::read(src, b + k * S::W)));
         write_index(out, j, out_w, best);
     }
-}
-
-/// Row kernel on `n` contiguous elements (the CPU has AVX-512: checked by the caller).
-fn row_vector<S: Elem>(run: &[u8], n: usize) -> usize {
-    assert!(run.len() >= n * S::W && n >= 1);
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: the caller checked AVX-512 F/BW/VL (the Avx512Bf16 path is available);
-    // `n` elements are readable at `run` (asserted).
-    return unsafe { x86::row::<S>(run.as_ptr(), n) };
-    #[cfg(not(target_arch = "x86_64"))]
-    argmax_by(n, |k| S::to_f32(S::read(run, k * S::W)))
 }
 
 /// Column kernel: output elements `i..i + cols` of `out` are the argmax over `n` rows

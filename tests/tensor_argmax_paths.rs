@@ -203,6 +203,8 @@ fn argmax_long_rows_and_many_columns_on_every_path() {
 /// fewer than 64 elements is one 64-bit mask. Including the last sixteen rows of the
 /// buffer, padded strided rows and outer axes that end mid-batch, with ties, signed
 /// zeros and NaNs (early and late).
+/// Spec requirement (placements, Argmax): ties give the smallest index, NaN of either
+/// sign beats every number and the first NaN wins, -0.0 ties +0.0.
 #[test]
 fn argmax_short_rows_sixteen_at_a_time_on_every_path() {
     let picks: Vec<u8> = (0..211u32).map(|i| ((i * 5 + i / 7) % 10) as u8).collect();

@@ -340,6 +340,8 @@ fn argmax_writes_the_contiguous_index_tensor() {
 /// `--threads N` chooses how many parts the work is split into (0, the default, is
 /// automatic): every count writes the same bytes, for pack, unpack and argmax, and a
 /// count that is not a number is a usage error that creates nothing.
+/// Spec requirement (placements, the command line): pack, unpack and argmax write the
+/// output's bytes; on error OUT is not created.
 #[test]
 fn threads_option_gives_identical_bytes_for_every_count() {
     let d = Dir::new("threads");

@@ -327,3 +327,27 @@ fn argmax_over_interleaved_or_split_inner_columns_on_every_path() {
         check(&s, 0, &late_nan, "i32");
     }
 }
+
+/// Tiled inputs larger than one slab of the single-threaded tiled Argmax (128 KiB of
+/// unpacked elements): whole tiles along the outermost axis longer than one are
+/// unpacked and reduced slab by slab (several slabs, a partial last tile, slabs of one
+/// outer index), along every axis, MlaTiled with and without D and MlaCBlocked, with
+/// ties, signed zeros and NaNs; the other thread counts unpack the whole tensor.
+/// Spec requirement (placements, Argmax): padding of a tiled input is never read; ties
+/// give the smallest index, NaN of either sign wins and the first NaN wins.
+#[test]
+fn argmax_of_tiled_inputs_larger_than_a_slab_on_every_path() {
+    let picks: Vec<u8> = (0..997u32).map(|i| ((i * 7 + i / 13) % 10) as u8).collect();
+    let cases = [
+        "f32[1,57,55,40] mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        "bf16[2,3,30,41,20] mla-tiled(roles=.DHWC, tile=(2,4,8,16), align=128)",
+        "f32[1,61,33,48] mla-cblocked(tile=(4,4), align=64)",
+        "f16[3,41,37,24] mla-cblocked(tile=(2,4), align=64)",
+    ];
+    for c in cases {
+        let s = spec(c);
+        for axis in 0..s.dims.rank() {
+            check(&s, axis, &picks, "i32");
+        }
+    }
+}

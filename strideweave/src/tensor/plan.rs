@@ -730,9 +730,9 @@ impl Plan {
             Kernel::Tess { src: a, dst: b } => {
                 kernels::cast_tess::cast_tess(exec, is, a, &self.rows, src, os, b, dst, dispatch)
             }
-            Kernel::Untess { src: a, dst: b } => {
-                kernels::cast_tess::cast_untess(exec, is, a, &self.rows, src, os.dtype, b, dst)
-            }
+            Kernel::Untess { src: a, dst: b } => kernels::cast_tess::cast_untess(
+                exec, is, a, &self.rows, src, os.dtype, b, dst, None,
+            ),
             Kernel::Argmax { src: a, axis } => {
                 kernels::argmax::argmax(exec, is, a, &self.rows, *axis, src, os.dtype, dst)
             }

@@ -936,9 +936,17 @@ fn argmax_impl<S: Elem>(
         _ => {
             // Unpack the logical elements (never the padding) into a contiguous buffer.
             let flat = StridedGeom::contiguous(&spec.dims, S::W as u64)?;
+            if exec.parts <= 1 {
+                if let Some(slabs) = Slabs::new(spec, g, &flat, axis) {
+                    return slabs.run::<S>(exec, spec, g, rows, &flat, axis, src, out_w, dst);
+                }
+            }
             scratch = {
                 let mut b = vec![0u8; flat.span as usize];
-                super::cast_tess::cast_untess(exec, spec, g, rows, src, spec.dtype, &flat, &mut b)?;
+                let dtype = spec.dtype;
+                super::cast_tess::cast_untess(
+                    exec, spec, g, rows, src, dtype, &flat, &mut b, None,
+                )?;
                 b
             };
             (flat, &scratch[..])
@@ -951,6 +959,87 @@ fn argmax_impl<S: Elem>(
         argmax_part::<S>(path, &r, src, out_w, first, count, out)
     });
     Ok(())
+}
+
+/// Bytes of unpacked input per slab of a tiled Argmax on one thread: the slab stays in
+/// cache between its unpacking and its reduction, and the scratch buffer is zeroed once
+/// at that size instead of at the tensor's. Slabs of 8 to 128 KiB measured within 10%
+/// of each other, 128 KiB the fastest (f32[1,57,55,40] in 1x4x4x16 tiles along C: 20.7
+/// us unpacked whole, 18.0 us in slabs; f32[4,56,56,64]: 131 -> 112 us).
+const SLAB_BYTES: usize = 128 << 10;
+
+/// A tiled input reduced slab by slab: whole tiles along the unpacked tensor's outermost
+/// axis longer than one (`axis`, `per_tile` rows a tile, `tiles` tiles), unpacked into a
+/// small buffer and reduced before the next, when the reduced axis is another one (so a
+/// slab's outputs are one run of the output).
+struct Slabs {
+    axis: usize,
+    per_tile: usize,
+    tiles: usize,
+    /// Tiles per slab.
+    step: usize,
+}
+
+impl Slabs {
+    fn new(spec: &TensorSpec, g: &Geometry, flat: &StridedGeom, reduced: usize) -> Option<Slabs> {
+        let (axis, per_tile, tiles) = super::cast_tess::untess_slab_axis(g, &spec.dims, flat)?;
+        // Every axis before `axis` has extent 1 (it is the contiguous layout's outermost
+        // axis longer than one), so slabs are runs of the input and of the output.
+        let outermost = (0..axis).all(|ax| flat.ext[ax] == 1);
+        let tile_bytes = per_tile.checked_mul(flat.stride[axis] as usize)?;
+        (outermost && axis != reduced && tiles > 1).then(|| Slabs {
+            axis,
+            per_tile,
+            tiles,
+            step: (SLAB_BYTES / tile_bytes.max(1)).max(1),
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run<S: Elem>(
+        &self,
+        exec: &Exec,
+        spec: &TensorSpec,
+        g: &Geometry,
+        rows: &Option<super::cast_tess::Rows>,
+        flat: &StridedGeom,
+        reduced: usize,
+        src: &[u8],
+        out_w: usize,
+        dst: &mut [u8],
+    ) -> Result<(), TensorError> {
+        let ext = flat.ext[self.axis] as usize;
+        let row_bytes = flat.stride[self.axis] as usize;
+        // Outputs per index along the slab axis (the output is row-major, that axis first).
+        let per_row = dst.len() / out_w / ext;
+        let most = (self.step * self.per_tile).min(ext);
+        let mut buf = vec![0u8; most * row_bytes];
+        let mut t0 = 0;
+        while t0 < self.tiles {
+            let t1 = (t0 + self.step).min(self.tiles);
+            let (r0, r1) = (t0 * self.per_tile, (t1 * self.per_tile).min(ext));
+            let slab = &mut buf[..(r1 - r0) * row_bytes];
+            let dtype = spec.dtype;
+            super::cast_tess::cast_untess(
+                exec,
+                spec,
+                g,
+                rows,
+                src,
+                dtype,
+                flat,
+                slab,
+                Some(t0..t1),
+            )?;
+            let mut sub = *flat;
+            sub.ext[self.axis] = (r1 - r0) as u64;
+            let r = Reduction::new(&sub, reduced, S::W);
+            let out = &mut dst[r0 * per_row * out_w..r1 * per_row * out_w];
+            argmax_part::<S>(exec.path, &r, slab, out_w, 0, (r1 - r0) * per_row, out);
+            t0 = t1;
+        }
+        Ok(())
+    }
 }
 
 /// Runs argmax; `dst` is exactly the contiguous output span. A tiled input is first

@@ -963,16 +963,30 @@ const WHOLE: UntessPart = UntessPart {
 };
 
 /// Runs `part_fn` over the output split along its largest-stride axis, when that axis
-/// is a tile-number digit of the input (`digit_of(axis) = Some((digit, rows per tile))`);
-/// otherwise once over the whole output.
+/// is a tile-number digit of the input (`digit_of(axis) = Some((digit, rows per tile,
+/// tiles))`); otherwise once over the whole output. With `slab`, only the tiles `slab`
+/// along that axis, into `dst` holding just their rows (see [`untess_slab_axis`]).
 fn untess_parts(
     exec: &Exec,
     b: &StridedGeom,
     dst: &mut [u8],
     digit_of: impl Fn(usize) -> Option<(usize, usize, usize)>,
+    slab: Option<std::ops::Range<usize>>,
     part_fn: impl Fn(UntessPart, &mut [u8]) + Sync,
 ) {
     let split = split_axis(b).and_then(|ax| digit_of(ax).map(|d| (ax, d)));
+    if let Some(tiles) = slab {
+        // The caller checked the split with `untess_slab_axis`; without one, no slab.
+        if let Some((ax, (digit, per_tile, _))) = split {
+            let part = UntessPart {
+                digit,
+                range: (tiles.start, tiles.end),
+                origin: tiles.start * per_tile * b.stride[ax] as usize,
+            };
+            part_fn(part, dst);
+        }
+        return;
+    }
     match split {
         Some((ax, (digit, per_tile, ntiles))) if exec.parts > 1 => {
             let unit = per_tile * b.stride[ax] as usize;
@@ -989,6 +1003,52 @@ fn untess_parts(
     }
 }
 
+/// The tile-number digit of the output axis `ax` of an MlaTiled tensor, for splitting
+/// CastUntess: `(digit of a row of tiles [outer, dt, ht], rows per tile, tiles)` for the
+/// D or H axis, or the only outer axis longer than one.
+fn tiled_digit(g: &TiledGeom, dims: &Dims, ax: usize) -> Option<(usize, usize, usize)> {
+    let only_outer = only_long_axis(g.outer_axes[..g.n_outer_axes].iter().copied(), dims);
+    if g.role_axis[0] == Some(ax) {
+        Some((1, g.tile[0] as usize, g.ntiles[0] as usize))
+    } else if g.role_axis[1] == Some(ax) {
+        Some((2, g.tile[1] as usize, g.ntiles[1] as usize))
+    } else if only_outer == Some(ax) {
+        Some((0, 1, g.n_outer as usize))
+    } else {
+        None
+    }
+}
+
+/// [`tiled_digit`] for MlaCBlocked: the H axis, or the only outer axis longer than one.
+fn cblocked_digit(g: &CBlockedGeom, dims: &Dims, ax: usize) -> Option<(usize, usize, usize)> {
+    let r = g.rank;
+    if ax == r - 3 {
+        Some((2, g.tile_h as usize, g.n_th as usize))
+    } else if only_long_axis(0..r - 3, dims) == Some(ax) {
+        Some((0, 1, g.n_outer as usize))
+    } else {
+        None
+    }
+}
+
+/// The axis along which CastUntess of `g` into `b` can run in slabs of whole tiles
+/// (`cast_untess`'s `slab`): `(axis, rows per tile, tiles)`, the output's largest-stride
+/// axis when it is a tile-number digit.
+pub(crate) fn untess_slab_axis(
+    g: &Geometry,
+    dims: &Dims,
+    b: &StridedGeom,
+) -> Option<(usize, usize, usize)> {
+    let ax = split_axis(b)?;
+    let (_, per_tile, tiles) = match g {
+        Geometry::Tiled(tg) => tiled_digit(tg, dims, ax)?,
+        Geometry::CBlocked(cg) => cblocked_digit(cg, dims, ax)?,
+        Geometry::Strided(_) => return None,
+    };
+    Some((ax, per_tile, tiles))
+}
+
+#[allow(clippy::too_many_arguments)]
 fn untess_tiled<S: Elem, D: Elem>(
     exec: &Exec,
     dims: &Dims,
@@ -997,6 +1057,7 @@ fn untess_tiled<S: Elem, D: Elem>(
     src: &[u8],
     b: &StridedGeom,
     dst: &mut [u8],
+    slab: Option<std::ops::Range<usize>>,
 ) {
     let t = RuntimeTile {
         dhwc: g.tile.map(|x| x as usize),
@@ -1015,23 +1076,9 @@ fn untess_tiled<S: Elem, D: Elem>(
         group: tc * s[3],
         fmt: Fmt::Elements(s[3]),
     };
-    let nt = rows.nt;
-    // Output split: along D or H tiles, or along the only outer axis longer than one.
-    let only_outer = only_long_axis(g.outer_axes[..g.n_outer_axes].iter().copied(), dims);
-    // Digits of a row of tiles: [outer, dt, ht].
-    let digit_of = |ax: usize| {
-        if g.role_axis[0] == Some(ax) {
-            Some((1, t.td(), nt[0]))
-        } else if g.role_axis[1] == Some(ax) {
-            Some((2, t.th(), nt[1]))
-        } else if only_outer == Some(ax) {
-            Some((0, 1, g.n_outer as usize))
-        } else {
-            None
-        }
-    };
+    let digit_of = |ax| tiled_digit(g, dims, ax);
     let (rs_src, rs_dst) = (rows.nt[2] * tile_bytes, rows.tile[1] * s[1]);
-    untess_parts(exec, b, dst, digit_of, |part, chunk| {
+    untess_parts(exec, b, dst, digit_of, slab, |part, chunk| {
         // Converts `n` consecutive rows of tiles from `f` (`n > 1` only without a D
         // extent): full W tiles in one grid, a partial last one in another.
         let mut convert_rows = |f: &TileRow, n: usize| {
@@ -1086,6 +1133,7 @@ fn only_long_axis(axes: impl Iterator<Item = usize>, dims: &Dims) -> Option<usiz
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn untess_cblocked<S: Elem, D: Elem>(
     exec: &Exec,
     dims: &Dims,
@@ -1094,6 +1142,7 @@ fn untess_cblocked<S: Elem, D: Elem>(
     src: &[u8],
     b: &StridedGeom,
     dst: &mut [u8],
+    slab: Option<std::ops::Range<usize>>,
 ) {
     const L: usize = CBLOCK_LANES as usize;
     let r = g.rank;
@@ -1114,19 +1163,9 @@ fn untess_cblocked<S: Elem, D: Elem>(
         fmt: Fmt::Elements(sc),
     };
     let tile_bytes = g.tile_bytes as usize;
-    let only_outer = only_long_axis(0..r - 3, dims);
-    // Digits of a row of tiles: [outer, dt (always 0), ht].
-    let digit_of = |ax: usize| {
-        if ax == r - 3 {
-            Some((2, th, g.n_th as usize))
-        } else if only_outer == Some(ax) {
-            Some((0, 1, g.n_outer as usize))
-        } else {
-            None
-        }
-    };
+    let digit_of = |ax| cblocked_digit(g, dims, ax);
     let (rs_src, rs_dst) = (g.n_tw as usize * tile_bytes, th * sh);
-    untess_parts(exec, b, dst, digit_of, |part, chunk| {
+    untess_parts(exec, b, dst, digit_of, slab, |part, chunk| {
         // Converts `n` consecutive rows of tiles from `f` (`n > 1` only for whole rows
         // one tile row apart on both sides): full W tiles in one grid, a partial last
         // one in another.
@@ -1166,6 +1205,7 @@ fn untess_cblocked<S: Elem, D: Elem>(
     });
 }
 
+#[allow(clippy::too_many_arguments)]
 fn untess_impl<S: Elem, D: Elem>(
     exec: &Exec,
     dims: &Dims,
@@ -1174,20 +1214,23 @@ fn untess_impl<S: Elem, D: Elem>(
     src: &[u8],
     b: &StridedGeom,
     dst: &mut [u8],
+    slab: Option<std::ops::Range<usize>>,
 ) {
     match (g, rows) {
         (Geometry::Tiled(tg), Some(Rows::Tiled(r))) => {
-            untess_tiled::<S, D>(exec, dims, tg, r, src, b, dst)
+            untess_tiled::<S, D>(exec, dims, tg, r, src, b, dst, slab)
         }
         (Geometry::CBlocked(cg), Some(Rows::CBlocked(r))) => {
-            untess_cblocked::<S, D>(exec, dims, cg, r, src, b, dst)
+            untess_cblocked::<S, D>(exec, dims, cg, r, src, b, dst, slab)
         }
         // Admission guarantees a tiled input; an empty one has nothing to convert.
         _ => {}
     }
 }
 
-/// CastUntess: tiled input to contiguous/strided output (padding never read).
+/// CastUntess: tiled input to contiguous/strided output (padding never read). With
+/// `slab`, only the tiles `slab` along [`untess_slab_axis`]'s axis, into `dst` holding
+/// just their rows (the output's bytes from the slab's first row on).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn cast_untess(
     exec: &Exec,
@@ -1198,10 +1241,11 @@ pub(crate) fn cast_untess(
     to: DType,
     b: &StridedGeom,
     dst: &mut [u8],
+    slab: Option<std::ops::Range<usize>>,
 ) -> Result<(), TensorError> {
     dispatch_float_pair!(
         is.dtype,
         to,
-        untess_impl(exec, &is.dims, g, rows, src, b, dst)
+        untess_impl(exec, &is.dims, g, rows, src, b, dst, slab.clone())
     )
 }

@@ -173,6 +173,45 @@ fn masked_edge_tiles_touch_only_the_tensor() {
         .is_err());
 }
 
+/// Coordinates of another shape than the tiled tensor's are an error, both ways, and
+/// nothing is read or written: coordinates of a wider matrix would pass the elements
+/// past its right edge, which the row-major data still holds (the next row's). A 6x10
+/// matrix masked with the coordinates of 6x12 or 6x11 read wrapped elements before.
+#[test]
+fn masked_tiles_reject_coordinates_of_another_shape() {
+    let shape = Shape::new((6u64, 10u64)).unwrap();
+    let src: Vec<i32> = (0..60).collect();
+    let a = Tensor::new(&src[..], Layout::row_major(shape).unwrap()).unwrap();
+    let tiles = a.tiles([4, 4]).unwrap();
+    let mut regs = Tensor::new(vec![-1i32; 16], "(4,4):(1,4)".parse::<Layout>().unwrap()).unwrap();
+    for wrong in [(6u64, 12u64), (6, 11), (8, 10), (6, 9)] {
+        let other = Shape::new(wrong).unwrap();
+        let coords = IdentityTensor::new(&other).unwrap().tiles([4, 4]).unwrap();
+        let e = tiles
+            .transform_tile_if(2, &coords, &mut regs, |&x| x)
+            .unwrap_err();
+        let msg = e.message();
+        assert!(
+            msg.contains(&format!("({},{})", wrong.0, wrong.1)) && msg.contains("(6,10)"),
+            "{msg}"
+        );
+        assert!(regs.data().iter().all(|&x| x == -1));
+        let mut out = vec![0i32; 60];
+        let mut b = Tensor::new(&mut out[..], Layout::row_major(shape).unwrap()).unwrap();
+        let mut b_tiles = b.tiles_mut([4, 4]).unwrap();
+        assert!(b_tiles.transform_tile_if(2, &coords, &regs, |x| x).is_err());
+        assert!(out.iter().all(|&x| x == 0));
+    }
+    // The tensor's own shape, and a rank-3 identity for a rank-2 tensor.
+    let own = IdentityTensor::new(&shape).unwrap().tiles([4, 4]).unwrap();
+    tiles.transform_tile_if(2, &own, &mut regs, |&x| x).unwrap();
+    assert_eq!(&regs.data()[..2], &[4, 14]); // tile 2 is rows 0..4, columns 4..8
+    let rank3 = IdentityTensor::new(&Shape::new((6u64, 10u64, 1u64)).unwrap()).unwrap();
+    assert!(tiles
+        .transform_tile_if(0, &rank3.tiles([4, 4, 1]).unwrap(), &mut regs, |&x| x)
+        .is_err());
+}
+
 /// Bad input: errors name the numbers (too many tiles, a tile coordinate past the grid).
 #[test]
 fn tiling_errors_name_the_values() {
@@ -186,6 +225,28 @@ fn tiling_errors_name_the_values() {
     let e = local_tile(&t, [4, 4], (2, 0)).unwrap_err();
     assert!(e.message().contains("tile coordinate"), "{e}");
     assert!(t.tiles([4, 4]).unwrap().tile(4).is_err());
+    // A thread whose part lies past the data is named with its thread layout.
+    let m = Tensor::new(&data[..24], "(4,6):(6,1)".parse::<Layout>().unwrap()).unwrap();
+    let threads: Layout = "(5,1):(1,5)".parse().unwrap();
+    assert!(local_partition(&m, &threads, 3).is_ok());
+    let e = local_partition(&m, &threads, 4).unwrap_err();
+    assert!(
+        e.message().contains("thread 4 of the threads (5,1):(1,5)"),
+        "{e}"
+    );
+    // A tile walk names the rule its arguments break, with the values.
+    let shape = Shape::new((4u64, 6u64)).unwrap();
+    let l: Layout = "(4,6):(1,4)".parse().unwrap();
+    let e = TileWalk::new(&shape, &[2, 2, 2], &[&l]).unwrap_err();
+    assert!(
+        e.message().contains("3 tiles given for a shape of rank 2"),
+        "{e}"
+    );
+    let e = TileWalk::new(&shape, &[2, 2], &[&l; 5]).unwrap_err();
+    assert!(e.message().contains("at most 4 layouts"), "{e}");
+    let nine: Shape = "(1,1,1,1,1,1,1,1,1)".parse().unwrap();
+    let e = TileWalk::new(&nine, &[1], &[]).unwrap_err();
+    assert!(e.message().contains("the shape has rank 9"), "{e}");
 }
 
 /// Robustness: a mode with no leaves (`()`) and a tile larger than it is tiled like a

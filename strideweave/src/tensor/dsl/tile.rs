@@ -385,7 +385,16 @@ pub fn local_partition<'a, E: Engine, L: TensorLayout>(
     index: u64,
 ) -> Result<Tensor<&'a [E::Elem], Layout>, LayoutError> {
     let (l, origin) = local_partition_parts(&t.layout().runtime(), threads, index)?;
-    view(t.data(), origin, l)
+    view(t.data(), origin, l).map_err(|e| partition_context(e, threads, index))
+}
+
+/// Names the thread whose part of a tensor overhangs its data.
+#[cold]
+fn partition_context(e: LayoutError, threads: &Layout, index: u64) -> LayoutError {
+    LayoutError::value(format!(
+        "local_partition: the part of thread {index} of the threads {threads}: {}",
+        e.message()
+    ))
 }
 
 /// [`local_partition`], writable.
@@ -403,7 +412,7 @@ pub fn local_partition_mut<'a, E: EngineMut, L: TensorLayout>(
     index: u64,
 ) -> Result<Tensor<&'a mut [E::Elem], Layout>, LayoutError> {
     let (l, origin) = local_partition_parts(&t.layout().runtime(), threads, index)?;
-    view_mut(t.data_mut(), origin, l)
+    view_mut(t.data_mut(), origin, l).map_err(|e| partition_context(e, threads, index))
 }
 
 /// An identity (coordinate) tensor: element `c` of it is the coordinate `c` itself, one
@@ -598,6 +607,8 @@ pub struct Tiles<'a, T> {
     tile: Layout,
     grid: Layout,
     cosize: u64,
+    /// The tiled tensor's layout (its shape checks the coordinates of masked copies).
+    whole: Layout,
 }
 
 /// [`Tiles`] handing out writable tiles.
@@ -618,6 +629,8 @@ pub struct TilesMut<'a, T> {
     tile: Layout,
     grid: Layout,
     cosize: u64,
+    /// The tiled tensor's layout (its shape checks the coordinates of masked copies).
+    whole: Layout,
 }
 
 fn tile_origin(grid: &Layout, k: u64) -> Result<u64, LayoutError> {
@@ -692,12 +705,14 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
     /// The tensor cut into tiles by `tiler` (tile counts are ceilings), for a loop over
     /// tiles: see [`Tiles`].
     pub fn tiles(&self, tiler: impl Tiler) -> Result<Tiles<'_, E::Elem>, LayoutError> {
-        let (tile, grid) = tile_and_grid(&self.layout().runtime(), &tiler)?;
+        let whole = self.layout().runtime();
+        let (tile, grid) = tile_and_grid(&whole, &tiler)?;
         Ok(Tiles {
             data: self.data(),
             cosize: tile.cosize(),
             tile,
             grid,
+            whole,
         })
     }
 }
@@ -705,12 +720,14 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
 impl<E: EngineMut, L: TensorLayout> Tensor<E, L> {
     /// [`Tensor::tiles`], writable.
     pub fn tiles_mut(&mut self, tiler: impl Tiler) -> Result<TilesMut<'_, E::Elem>, LayoutError> {
-        let (tile, grid) = tile_and_grid(&self.layout().runtime(), &tiler)?;
+        let whole = self.layout().runtime();
+        let (tile, grid) = tile_and_grid(&whole, &tiler)?;
         Ok(TilesMut {
             data: self.data_mut(),
             cosize: tile.cosize(),
             tile,
             grid,
+            whole,
         })
     }
 }
@@ -788,14 +805,31 @@ impl IdentityTensor {
 
 /// Walks the keys of tile `k` of `coords`, calling `visit(key, offset)` with the tile
 /// layout's offset (relative to the tile origin) for the keys whose coordinates lie
-/// inside the shape.
+/// inside the shape. `coords` must be the coordinates of `whole`'s shape: coordinates
+/// of a larger shape would pass elements past the tensor's edge that the data still
+/// holds (the next row's, in a matrix), so a different shape is an error.
 fn for_each_in_bounds(
     coords: &IdentityTiles,
+    whole: &Layout,
     k: u64,
     tile: &Layout,
     mut visit: impl FnMut(u64, u64) -> Result<(), LayoutError>,
 ) -> Result<(), LayoutError> {
     let id = &coords.tile;
+    let extents = &id.extents[..id.rank];
+    let same = whole.rank() == id.rank
+        && extents
+            .iter()
+            .enumerate()
+            .all(|(m, &e)| whole.mode(m).is_ok_and(|l| l.size() == e));
+    if !same {
+        let list: Vec<String> = extents.iter().map(u64::to_string).collect();
+        return Err(LayoutError::value(format!(
+            "coordinates of shape ({}) do not match the tensor's shape {}: build the IdentityTensor from the tensor's own shape",
+            list.join(","),
+            whole.shape()
+        )));
+    }
     if id.size() != tile.size() {
         return Err(LayoutError::value(format!(
             "coordinate tile has {} elements but the data tile {tile} has {}",
@@ -867,7 +901,7 @@ impl<T> Tiles<'_, T> {
             )));
         }
         let dl = *dst.layout();
-        for_each_in_bounds(coords, k, &self.tile, |key, off| {
+        for_each_in_bounds(coords, &self.whole, k, &self.tile, |key, off| {
             let x = self
                 .data
                 .get((origin + off) as usize)
@@ -903,7 +937,7 @@ impl<T> TilesMut<'_, T> {
         let origin = tile_origin(&self.grid, k)?;
         let len = self.data.len();
         let data = &mut *self.data;
-        for_each_in_bounds(coords, k, &self.tile, |key, off| {
+        for_each_in_bounds(coords, &self.whole, k, &self.tile, |key, off| {
             let y = data
                 .get_mut((origin + off) as usize)
                 .ok_or_else(|| outside_data(origin, off, len))?;

@@ -79,11 +79,25 @@ impl TileWalk {
     pub fn new(shape: &Shape, tiler: &[u64], layouts: &[&Layout]) -> Result<TileWalk, LayoutError> {
         let t = shape.as_tuple();
         let rank = t.rank();
-        if rank == 0 || rank > M || tiler.len() > rank || layouts.len() > MAX_WALKED {
-            return Err(LayoutError::value(format!(
-                "tile walk of shape {shape} by {tiler:?} over {} layouts: 1 to {M} modes, a tile per mode at most, and at most {MAX_WALKED} layouts",
+        let what = |rule: String| {
+            LayoutError::value(format!(
+                "tile walk of shape {shape} by {tiler:?} over {} layouts: {rule}",
                 layouts.len()
+            ))
+        };
+        if rank == 0 || rank > M {
+            return Err(what(format!(
+                "the shape has rank {rank}, and a walk takes 1 to {M} modes"
             )));
+        }
+        if tiler.len() > rank {
+            return Err(what(format!(
+                "{} tiles given for a shape of rank {rank} (a tile per mode at most)",
+                tiler.len()
+            )));
+        }
+        if layouts.len() > MAX_WALKED {
+            return Err(what(format!("a walk follows at most {MAX_WALKED} layouts")));
         }
         let mut w = TileWalk {
             rank,

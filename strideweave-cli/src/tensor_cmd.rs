@@ -153,7 +153,18 @@ fn convert_cmd(a: &ConvertArgs, unpack: bool) -> Result<(), String> {
 
 fn argmax_cmd(a: &ArgmaxArgs) -> Result<(), String> {
     let from = spec(&a.from, "--from")?;
-    let dtype: DType = a.to.parse().map_err(terr)?;
+    let dtype: DType = a.to.parse().map_err(|e| {
+        // A whole spec where the dtype alone belongs: say so (the output's dims follow
+        // from the input and the axis).
+        if a.to.contains('[') {
+            format!(
+                "syntax: argmax --to takes the index dtype only (i32 or i64), not a spec: `{}`; the output dims are the input's without axis {}",
+                a.to, a.axis
+            )
+        } else {
+            terr(e)
+        }
+    })?;
     let dims = from.dims.without_axis(a.axis).map_err(terr)?;
     let to = TensorSpec::new(dims, dtype, Default::default()).map_err(terr)?;
     let plan = prepare(Op::Argmax { axis: a.axis }, &[from], &[to]).map_err(terr)?;

@@ -335,6 +335,23 @@ fn argmax_writes_the_contiguous_index_tensor() {
         p(&d.path("e.bin")),
     ]);
     assert_rejected(&out, "unsupported-dtype");
+    // A whole spec as --to: the message says --to takes the index dtype only.
+    let out = run(&[
+        "argmax",
+        "--axis",
+        "1",
+        "--from",
+        "f32[2,3]",
+        "--to",
+        "i64[2]",
+        p(&d.path("in.bin")),
+        p(&d.path("e.bin")),
+    ]);
+    assert_rejected(
+        &out,
+        "argmax --to takes the index dtype only (i32 or i64), not a spec: `i64[2]`",
+    );
+    assert!(!d.path("e.bin").exists());
 }
 
 /// `--threads N` chooses how many parts the work is split into (0, the default, is

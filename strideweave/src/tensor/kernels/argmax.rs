@@ -17,7 +17,8 @@
 //!   masked byte loads and a lane permutation.
 //!
 //! Anything else uses the scalar loop. A tiled input is first unpacked (CastUntess,
-//! which never reads padding) into a contiguous scratch buffer of its logical elements.
+//! which never reads padding) into a contiguous scratch buffer of its logical elements,
+//! on one thread slab by slab where it can (see [`Slabs`]).
 //! Parts of the output are computed in parallel; each output element is computed the
 //! same way whatever the split.
 
@@ -964,8 +965,8 @@ fn argmax_impl<S: Elem>(
 /// Bytes of unpacked input per slab of a tiled Argmax on one thread: the slab stays in
 /// cache between its unpacking and its reduction, and the scratch buffer is zeroed once
 /// at that size instead of at the tensor's. Slabs of 8 to 128 KiB measured within 10%
-/// of each other, 128 KiB the fastest (f32[1,57,55,40] in 1x4x4x16 tiles along C: 20.7
-/// us unpacked whole, 18.0 us in slabs; f32[4,56,56,64]: 131 -> 112 us).
+/// of each other, 128 KiB the fastest (f32[1,57,55,40] in 1x4x4x16 tiles along C: 19.3
+/// us unpacked whole, 16.3 us in slabs; f32[4,56,56,64]: 136 -> 119 us).
 const SLAB_BYTES: usize = 128 << 10;
 
 /// A tiled input reduced slab by slab: whole tiles along the unpacked tensor's outermost

@@ -18,7 +18,7 @@
 //!
 //! Anything else uses the scalar loop. A tiled input is first unpacked (CastUntess,
 //! which never reads padding) into a contiguous scratch buffer of its logical elements,
-//! on one thread slab by slab where it can (see [`Slabs`]).
+//! on one thread slab by slab where it can (see `Slabs`).
 //! Parts of the output are computed in parallel; each output element is computed the
 //! same way whatever the split.
 

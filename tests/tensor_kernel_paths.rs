@@ -436,6 +436,9 @@ fn strided_casts_of_every_rank_match_the_oracle() {
 /// one, two, three and more pixels, on every path and thread count. The random
 /// properties reach these only by chance: CastUntess of F32 8-slot tiles into F16 once
 /// took four pixels per vector as if they were 16-bit, and only a CI seed found it.
+/// Spec requirement (tensor storage, MlaTiled and MlaCBlocked): tiles visited C/D/H/W
+/// holding D/H/W/C pixels, BF16 pixels as low bytes then high bytes, padding written as
+/// zero and never read; conversions bit-exact in every direction.
 #[test]
 fn every_pair_through_8_16_and_32_slot_tiles_matches_the_oracle_on_every_path() {
     let cases = [

@@ -980,24 +980,13 @@ mod x86 {
                 return;
             }
             if pairs8_fit::<S, D>(s, d, r) {
-                let full = r.valid / 8;
-                let whole = Row {
-                    valid: 8 * full,
-                    ..r
-                };
-                // SAFETY: same contract; `pairs8_fit` checked the 8-slot layout; the full
-                // groups, then (a partial last group) the last ones in a second pass.
+                // SAFETY: same contract; `pairs8_fit` checked the 8-slot layout of the
+                // full groups.
                 unsafe {
-                    by_fmts!(pixel_pairs8, s, d, (src, s, dst, d, whole, g));
-                    if whole.valid < r.valid {
-                        let rest = Row {
-                            valid: r.valid - whole.valid,
-                            ..r
-                        };
-                        let (sg, dg) = (src.add(full * s.group), dst.add(full * d.group));
-                        by_fmts!(grid_planned, s, d, (sg, s, dg, d, rest, g));
-                    }
-                }
+                    full_groups_then_rest::<S, D>(src, s, dst, d, r, g, |whole| {
+                        by_fmts!(pixel_pairs8, s, d, (src, s, dst, d, whole, g))
+                    })
+                };
                 return;
             }
             // BF16 copies out of tiles with a partial last group: the full groups in pixel
@@ -1005,25 +994,50 @@ mod x86 {
             // pass over the rows cost more than the pairs saved: 1.1 to 1.25x slower.)
             let planes_copy = matches!(s.fmt, Fmt::Planes(_)) && S::DTYPE == D::DTYPE;
             if planes_copy && pairs_fit::<S, D>(s, d, r) {
-                let full = r.valid / r.slots;
-                let whole = Row {
-                    valid: full * r.slots,
-                    ..r
-                };
-                let rest = Row {
-                    valid: r.valid - whole.valid,
-                    ..r
-                };
-                // SAFETY: same contract, for the full groups and then the last ones.
+                // SAFETY: same contract; `pairs_fit` checked the 16-slot layout.
                 unsafe {
-                    by_fmts!(pixel_pairs, s, d, (src, s, dst, d, whole, g));
-                    let (sg, dg) = (src.add(full * s.group), dst.add(full * d.group));
-                    by_fmts!(grid_planned, s, d, (sg, s, dg, d, rest, g));
-                }
+                    full_groups_then_rest::<S, D>(src, s, dst, d, r, g, |whole| {
+                        by_fmts!(pixel_pairs, s, d, (src, s, dst, d, whole, g))
+                    })
+                };
                 return;
             }
             // SAFETY: same contract.
             unsafe { by_fmts!(grid_planned, s, d, (src, s, dst, d, r, g)) };
+        }
+
+        /// Runs `full` on the row of `r`'s full groups (the first `valid / slots`), then
+        /// the partial last group, if any, in a second pass by `grid_planned`: for the
+        /// pixel-pair paths, which take whole groups only.
+        ///
+        /// # Safety
+        /// As for `grid`; `full` may assume every group of its row is whole.
+        #[inline(always)]
+        unsafe fn full_groups_then_rest<S: Elem, D: Elem>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+            full: impl FnOnce(Row),
+        ) {
+            let n = r.valid / r.slots;
+            full(Row {
+                valid: n * r.slots,
+                ..r
+            });
+            if r.valid > n * r.slots {
+                let rest = Row {
+                    valid: r.valid - n * r.slots,
+                    ..r
+                };
+                // SAFETY: the last group of each pixel starts `n` groups in (contract).
+                unsafe {
+                    let (sg, dg) = (src.add(n * s.group), dst.add(n * d.group));
+                    by_fmts!(grid_planned, s, d, (sg, s, dg, d, rest, g));
+                }
+            }
         }
 
         /// The friendly case of `grid` (a tiled placement whose channel count is a
@@ -1061,7 +1075,7 @@ mod x86 {
                     })
                 } else if slots == 32 && wide32::<S, D>(sf, df) {
                     for_each_group_ordered(src, s, dst, d, r, g, by_group, |sp, dp, _| {
-                        block32::<S, D>(sp, sf, dp, df, u32::MAX, u32::MAX)
+                        block32(sp, sf, dp, df, u32::MAX, u32::MAX)
                     })
                 } else {
                     for_each_group_ordered(src, s, dst, d, r, g, by_group, |sp, dp, _| {
@@ -1149,9 +1163,9 @@ mod x86 {
         /// pass, for BF16 only (see below). Not taken where one 8-lane block per pixel
         /// measured faster: F16 written by a conversion into tiles (`f32[1,32,32,128]`
         /// 8.6 -> 10.4 us in pairs) or out of F32 tiles (1.05 to 1.15x), and 32 or more
-        /// groups a pixel whose channel tiles lie a
-        /// multiple of 4 KiB apart, all in one L1 set (`f32[1,16,32,256]` into BF16 tiles
-        /// 11.4 -> 18.5 us, `f32[1,14,14,1024]` out of F32 tiles 17.7 -> 20.4 us).
+        /// groups a pixel whose channel tiles lie a multiple of 4 KiB apart, all in one L1
+        /// set (`f32[1,16,32,256]` into BF16 tiles 11.4 -> 18.5 us, `f32[1,14,14,1024]`
+        /// out of F32 tiles 17.7 -> 20.4 us).
         fn pairs8_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
             let tile_pixels = |x: Side, w: usize| x.pixel == 8 * w && x.group != 8 * w;
             let into = tile_pixels(d, D::W);
@@ -1442,7 +1456,7 @@ mod x86 {
                         } else {
                             (u32::MAX, u32::MAX)
                         };
-                        block32::<S, D>(sg, sf, dg, df, vm, sm);
+                        block32(sg, sf, dg, df, vm, sm);
                     } else if !is_last {
                         if FULL == 8 {
                             block8::<S, D>(sg, sf, dg, df);
@@ -2665,18 +2679,18 @@ mod x86 {
             ((1u32 << n) - 1) as __mmask16
         }
 
-        /// A 32-slot group of 16-bit elements (32-slot tiles) as one 64-byte vector:
-        /// converts the elements of the lanes in `vm` and writes the slots in `sm` (zero
-        /// where `vm` is clear), a BF16 byte-plane side (32-slot planes, the pixel's 64
-        /// bytes) by one shuffle of the whole pixel. Two 16-lane blocks took two
+        /// A 32-slot group of BF16 elements copied (32-slot tiles, see [`wide32`]) as one
+        /// 64-byte vector: copies the elements of the lanes in `vm` and writes the slots in
+        /// `sm` (zero where `vm` is clear), a byte-plane side (32-slot planes, the pixel's
+        /// 64 bytes) by one shuffle of the whole pixel. Two 16-lane blocks took two
         /// shuffles and four 16-byte stores for a BF16 pixel.
         ///
         /// # Safety
-        /// Formats direct, elements 16-bit on both sides, byte planes of 32 slots; the
+        /// Formats direct, 16-bit elements of one dtype, byte planes of 32 slots; the
         /// elements in `vm` readable and the slots in `sm` writable.
         #[inline]
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
-        unsafe fn block32<S: Elem, D: Elem>(
+        unsafe fn block32(
             sp: *const u8,
             sf: Fmt,
             dp: *mut u8,
@@ -2693,20 +2707,11 @@ mod x86 {
                     }
                     Fmt::Elements(_) => _mm512_maskz_loadu_epi16(vm, sp.cast()),
                 };
-                let y = if S::DTYPE == D::DTYPE {
-                    x
-                } else {
-                    let lo = convert16::<S, D>(x);
-                    let hi = convert16::<S, D>(_mm512_castsi256_si512(
-                        _mm512_extracti64x4_epi64::<1>(x),
-                    ));
-                    _mm512_inserti64x4::<1>(lo, _mm512_castsi512_si256(hi))
-                };
                 match df {
                     Fmt::Planes(_) => {
-                        _mm512_mask_storeu_epi8(dp.cast(), planes(sm), to_planes(y, 32))
+                        _mm512_mask_storeu_epi8(dp.cast(), planes(sm), to_planes(x, 32))
                     }
-                    Fmt::Elements(_) => _mm512_mask_storeu_epi16(dp.cast(), sm, y),
+                    Fmt::Elements(_) => _mm512_mask_storeu_epi16(dp.cast(), sm, x),
                 }
             }
         }
@@ -2718,6 +2723,7 @@ mod x86 {
         #[inline(always)]
         fn wide32<S: Elem, D: Elem>(sf: Fmt, df: Fmt) -> bool {
             let planes32 = |f: Fmt| !matches!(f, Fmt::Planes(pl) if pl != 32);
+            // (`block32` copies: it is never reached by a conversion.)
             S::DTYPE == DType::BF16 && D::DTYPE == DType::BF16 && planes32(sf) && planes32(df)
         }
 

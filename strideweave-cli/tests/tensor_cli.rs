@@ -276,33 +276,27 @@ fn an_output_needing_zero_bytes_is_an_empty_file() {
 fn argmax_writes_the_contiguous_index_tensor() {
     let d = Dir::new("argmax");
     f32_file(&d.path("in.bin"), &[1.0, 9.0, 3.0, 7.0, f32::NAN, 2.0]);
-    let out = run(&[
-        "argmax",
-        "--axis",
-        "1",
-        "--from",
-        "f32[2,3]",
-        "--to",
-        "i64",
-        p(&d.path("in.bin")),
-        p(&d.path("out.bin")),
-    ]);
+    let argmax = |axis: &str, from: &str, to: &str, out: &str| {
+        let (input, output) = (d.path("in.bin"), d.path(out));
+        run(&[
+            "argmax",
+            "--axis",
+            axis,
+            "--from",
+            from,
+            "--to",
+            to,
+            p(&input),
+            p(&output),
+        ])
+    };
+    let out = argmax("1", "f32[2,3]", "i64", "out.bin");
     assert_ok(&out);
     let o = fs::read(d.path("out.bin")).unwrap();
     assert_eq!(o.len(), 16);
     assert_eq!(i64::from_le_bytes(o[0..8].try_into().unwrap()), 1);
     assert_eq!(i64::from_le_bytes(o[8..16].try_into().unwrap()), 1);
-    let out = run(&[
-        "argmax",
-        "--axis",
-        "0",
-        "--from",
-        "f32[2,3]",
-        "--to",
-        "i32",
-        p(&d.path("in.bin")),
-        p(&d.path("o32.bin")),
-    ]);
+    let out = argmax("0", "f32[2,3]", "i32", "o32.bin");
     assert!(out.status.success());
     let o = fs::read(d.path("o32.bin")).unwrap();
     let idx: Vec<i32> = o
@@ -310,43 +304,13 @@ fn argmax_writes_the_contiguous_index_tensor() {
         .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
         .collect();
     assert_eq!(idx, vec![1, 1, 0], "NaN in column 1 wins");
-    let out = run(&[
-        "argmax",
-        "--axis",
-        "0",
-        "--from",
-        "f32[0,3]",
-        "--to",
-        "i32",
-        p(&d.path("in.bin")),
-        p(&d.path("e.bin")),
-    ]);
+    let out = argmax("0", "f32[0,3]", "i32", "e.bin");
     assert_rejected(&out, "empty-reduced-axis");
     assert!(!d.path("e.bin").exists());
-    let out = run(&[
-        "argmax",
-        "--axis",
-        "1",
-        "--from",
-        "f32[2,3]",
-        "--to",
-        "f32",
-        p(&d.path("in.bin")),
-        p(&d.path("e.bin")),
-    ]);
+    let out = argmax("1", "f32[2,3]", "f32", "e.bin");
     assert_rejected(&out, "unsupported-dtype");
     // A whole spec as --to: the message says --to takes the index dtype only.
-    let out = run(&[
-        "argmax",
-        "--axis",
-        "1",
-        "--from",
-        "f32[2,3]",
-        "--to",
-        "i64[2]",
-        p(&d.path("in.bin")),
-        p(&d.path("e.bin")),
-    ]);
+    let out = argmax("1", "f32[2,3]", "i64[2]", "e.bin");
     assert_rejected(
         &out,
         "argmax --to takes the index dtype only (i32 or i64), not a spec: `i64[2]`",

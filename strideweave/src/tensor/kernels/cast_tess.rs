@@ -539,13 +539,14 @@ impl<R: Copy> RowBatch<R> {
 }
 
 /// Zeros the pixels of `count` partial tiles `step` bytes apart from byte `first` of
-/// `out` (one W tile of a row of tiles, in every channel tile; compact `[TD, TH, TW, TC]`
-/// bodies of `w`-byte elements) that hold no logical pixel: pixel rows outside the
-/// `valid` D and H rows, and pixels from `vw` on in the others. The conversion writes
-/// every slot (channel padding included) of the logical pixels, so each body is written
-/// exactly once. One pass per kind of piece over all the tiles: a call per tile and per
-/// pixel row cost more than the zeroing (`[1,7,7,2048]` into 1x4x4x16 tiles zeroes 384
-/// tile bodies).
+/// `out`, and of the same tiles `outer.1` bytes further on, `outer.0` times (one W tile
+/// of a run of rows of tiles, or the full W tiles of an edge row, in every channel tile;
+/// compact `[TD, TH, TW, TC]` bodies of `w`-byte elements) that hold no logical pixel:
+/// pixel rows outside the `valid` D and H rows, and pixels from `vw` on in the others.
+/// The conversion writes every slot (channel padding included) of the logical pixels, so
+/// each body is written exactly once. One pass per kind of piece over all the tiles: a
+/// call per tile and per pixel row cost more than the zeroing (`[1,7,7,2048]` into
+/// 1x4x4x16 tiles zeroes 384 tile bodies).
 ///
 /// # Safety
 /// The tiles belong to the caller's part of `out` only: no one else accesses them.
@@ -553,8 +554,8 @@ impl<R: Copy> RowBatch<R> {
 unsafe fn zero_missing_pixels(
     out: &SharedOut,
     first: usize,
-    count: usize,
-    step: usize,
+    (count, step): (usize, usize),
+    outer: (usize, usize),
     tile: [usize; 4],
     valid: [usize; 2],
     vw: usize,
@@ -563,39 +564,42 @@ unsafe fn zero_missing_pixels(
     let (pix, row) = (tile[3] * w, tile[2] * tile[3] * w);
     let plane = tile[1] * row;
     let body = tile[0] * plane;
-    let end = (count.max(1) - 1)
-        .checked_mul(step)
+    let span = |n: usize, st: usize| (n.max(1) - 1).checked_mul(st);
+    let end = span(count, step)
+        .and_then(|x| x.checked_add(span(outer.0, outer.1)?))
         .and_then(|x| x.checked_add(first)?.checked_add(body));
     assert!(
-        count == 0 || end.is_some_and(|e| e <= out.len()),
+        count == 0 || outer.0 == 0 || end.is_some_and(|e| e <= out.len()),
         "zero_missing_pixels: a tile reaches outside the buffer"
     );
     if count == 0 {
         return;
     }
-    let at = |off: usize| out.ptr().wrapping_add(first + off);
-    // SAFETY: every piece lies inside a tile body (offsets below `body`), and the tile
-    // bodies inside `out` (asserted); they are the caller's (contract).
-    unsafe {
-        // Missing D planes are one run per tile, so are the missing H rows of each valid
-        // plane; the missing pixels of the valid rows are a piece per row.
-        let vd = valid[0].min(tile[0]);
-        if vd < tile[0] {
-            zero_grid(at(vd * plane), [count, 1], [step, 0], body - vd * plane);
-        }
-        for d in 0..vd {
-            if vw < tile[2] {
-                let len = (tile[2] - vw) * pix;
-                zero_grid(
-                    at(d * plane + vw * pix),
-                    [count, valid[1]],
-                    [step, row],
-                    len,
-                );
+    for o in 0..outer.0 {
+        let at = |off: usize| out.ptr().wrapping_add(first + o * outer.1 + off);
+        // SAFETY: every piece lies inside a tile body (offsets below `body`), and the
+        // tile bodies inside `out` (asserted); they are the caller's (contract).
+        unsafe {
+            // Missing D planes are one run per tile, so are the missing H rows of each
+            // valid plane; the missing pixels of the valid rows are a piece per row.
+            let vd = valid[0].min(tile[0]);
+            if vd < tile[0] {
+                zero_grid(at(vd * plane), [count, 1], [step, 0], body - vd * plane);
             }
-            if valid[1] < tile[1] {
-                let len = plane - valid[1] * row;
-                zero_grid(at(d * plane + valid[1] * row), [count, 1], [step, 0], len);
+            for d in 0..vd {
+                if vw < tile[2] {
+                    let len = (tile[2] - vw) * pix;
+                    zero_grid(
+                        at(d * plane + vw * pix),
+                        [count, valid[1]],
+                        [step, row],
+                        len,
+                    );
+                }
+                if valid[1] < tile[1] {
+                    let len = plane - valid[1] * row;
+                    zero_grid(at(d * plane + valid[1] * row), [count, 1], [step, 0], len);
+                }
             }
         }
     }
@@ -690,42 +694,48 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
             zero_strided(&mut run[tile_raw..], per_run, tile_bytes, gap);
         }
     };
+    // Tiles with missing pixels, zeroed per run of rows too: all of an edge row's, else
+    // the partial last W tile of each row (the rows of a run are whole, and their tiles
+    // `nt[2]` apart). One call for a run's rows: a call per row cost about 6 ns, most of a
+    // small row's time (f16[8,28,7,7] into 1x2x4x8 tiles).
+    let zero_missing = |f: &TileRow, n: usize| {
+        let full_rows = f.valid == [rows.tile[0], rows.tile[1]];
+        let channel_tiles = (rows.nt[3], rows.n_spatial * tile_bytes);
+        let rows_level = (n, rows.nt[2] * tile_bytes);
+        let zero = |wt: usize, outer: (usize, usize), vw: usize| {
+            // SAFETY: W tiles `wt..` of these rows, in every channel tile, belong to these
+            // rows only, and each row is in exactly one range.
+            unsafe {
+                zero_missing_pixels(
+                    &out,
+                    (f.idx0 + wt) * tile_bytes,
+                    channel_tiles,
+                    outer,
+                    rows.tile,
+                    f.valid,
+                    vw,
+                    D::W,
+                )
+            }
+        };
+        if !full_rows {
+            // An edge row (never batched): its full W tiles as one more level.
+            zero(0, (rows.full_w, tile_bytes), rows.tile[2]);
+        }
+        if rows.last_w > 0 {
+            zero(rows.full_w, rows_level, rows.last_w);
+        }
+    };
     let emit = |f: TileRow, n: usize| {
         if gap > 0 {
             zero_gaps(&f, n);
         }
+        zero_missing(&f, n);
         convert_rows(&f, n);
     };
     for_ranges(exec, rows.count(), |range| {
         let mut batch = RowBatch::new();
         rows.for_rows(range, |tr| {
-            let full_rows = tr.valid == [rows.tile[0], rows.tile[1]];
-            // Tiles with missing pixels: all in an edge row, else the partial last W tile.
-            if !full_rows || rows.last_w > 0 {
-                let first_w = if full_rows { rows.full_w } else { 0 };
-                for wt in first_w..rows.nt[2] {
-                    let vw = if wt < rows.full_w {
-                        rows.tile[2]
-                    } else {
-                        rows.last_w
-                    };
-                    let (first, step) = ((tr.idx0 + wt) * tile_bytes, rows.n_spatial * tile_bytes);
-                    // SAFETY: as above, W tile `wt` of this row, in every channel tile,
-                    // belongs to this row only.
-                    unsafe {
-                        zero_missing_pixels(
-                            &out,
-                            first,
-                            rows.nt[3],
-                            step,
-                            rows.tile,
-                            tr.valid,
-                            vw,
-                            D::W,
-                        )
-                    };
-                }
-            }
             // Consecutive rows of whole tile rows (no D extent, every H row valid, one
             // tile row further on both sides) are one conversion: about 50 ns of call,
             // extent checks and walk per row otherwise (f32[1,64,64,16] into 1x1x64x16

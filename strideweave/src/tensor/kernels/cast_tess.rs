@@ -11,7 +11,7 @@
 use std::marker::PhantomData;
 
 use super::parallel::{for_ranges, for_unit_chunks, split_axis, Exec, SharedOut};
-use super::run::{convert_grid, convert_grid_raw, zero, zero_grid, zero_strided, Fmt, Row, Side};
+use super::run::{convert_grid, convert_grid_raw, zero_grid, zero_strided, Fmt, Row, Side};
 use crate::tensor::convert::{dispatch_float_pair, Elem};
 use crate::tensor::dims::Dims;
 use crate::tensor::dsl::{TileAt, TileWalk};
@@ -472,9 +472,13 @@ impl TileRows {
         self.walk.count() as usize
     }
 
-    /// The rows `range` (in storage order).
-    fn for_rows(&self, range: std::ops::Range<usize>, mut f: impl FnMut(TileRow)) {
-        for_tiles(&self.walk, range, |t| f(tile_row(t)));
+    /// The rows `range` as runs (see [`for_row_runs`]).
+    fn for_row_runs(
+        &self,
+        range: std::ops::Range<usize>,
+        f: impl FnMut(TileRow, usize, [usize; 2]),
+    ) {
+        for_row_runs(&self.walk, range, f)
     }
 
     /// The (up to two) grids of a row: `(W tiles, pixels per tile, first W tile)`.
@@ -484,6 +488,75 @@ impl TileRows {
             (usize::from(self.last_w > 0), self.last_w, self.full_w),
         ]
     }
+}
+
+/// Calls `f(first, n, steps)` with the rows `range` of the row walk `walk` (in its order)
+/// as runs of `n` rows: row `i` of a run starts `i * steps[0]` input bytes and `i *
+/// steps[1]` tiles after `first`, its digits `i` H tiles further, and shares `first`'s
+/// valid extents. Over the whole walk, the runs are [`TileWalk::runs`]' blocks (a
+/// tensor's rows of whole H tiles at once), so a row costs a few additions instead of a
+/// step of the walk, about 6 ns (`f16[8,28,7,7]`: 112 rows); a part of it goes row by row.
+fn for_row_runs(
+    walk: &TileWalk,
+    range: std::ops::Range<usize>,
+    mut f: impl FnMut(TileRow, usize, [usize; 2]),
+) {
+    if range != (0..walk.count() as usize) {
+        return for_tiles(walk, range, |t| f(tile_row(t), 1, [0, 0]));
+    }
+    for b in walk.runs() {
+        let first = tile_row(&b);
+        let [n, c1, c2] = b.counts().map(|c| c as usize);
+        let (si, st) = (
+            b.steps(0).map(|x| x as usize),
+            b.steps(1).map(|x| x as usize),
+        );
+        for i2 in 0..c2 {
+            for i1 in 0..c1 {
+                let row = TileRow {
+                    idx0: first.idx0 + i1 * st[1] + i2 * st[2],
+                    base: first.base + i1 * si[1] + i2 * si[2],
+                    digits: [first.digits[0] + i2, first.digits[1] + i1, first.digits[2]],
+                    ..first
+                };
+                f(row, n, [si[0], st[0]]);
+            }
+        }
+    }
+}
+
+/// Row `i` of a run of [`for_row_runs`].
+fn run_row(first: &TileRow, i: usize, steps: [usize; 2]) -> TileRow {
+    TileRow {
+        idx0: first.idx0 + i * steps[1],
+        base: first.base + i * steps[0],
+        digits: [first.digits[0], first.digits[1], first.digits[2] + i],
+        ..*first
+    }
+}
+
+/// [`for_row_runs`] over the rows of `walk` in `part` (whose digit `part.digit` lies in
+/// `part.range`), each run clipped to them.
+fn for_part_runs(
+    walk: &TileWalk,
+    part: &UntessPart,
+    mut f: impl FnMut(TileRow, usize, [usize; 2]),
+) {
+    for_row_runs(walk, 0..walk.count() as usize, |tr, n, steps| {
+        let (lo, hi) = if part.digit == 2 {
+            // The H tile digit advances along a run.
+            let d = tr.digits[2];
+            let clip = |x: usize| x.saturating_sub(d).min(n);
+            (clip(part.range.0), clip(part.range.1))
+        } else if (part.range.0..part.range.1).contains(&tr.digits[part.digit]) {
+            (0, n)
+        } else {
+            (0, 0)
+        };
+        if lo < hi {
+            f(run_row(&tr, lo, steps), hi - lo, steps);
+        }
+    });
 }
 
 /// Calls `f` with the tiles `range` of `walk` (in its order), by reference: a tile row's
@@ -521,10 +594,21 @@ impl<R: Copy> RowBatch<R> {
         follows: impl Fn((R, usize), &R) -> bool,
         flush: impl FnOnce(R, usize),
     ) {
+        self.push_run(row, 1, follows, flush)
+    }
+
+    /// Pushes `n` rows from `row` that follow each other as `follows` requires.
+    fn push_run(
+        &mut self,
+        row: R,
+        n: usize,
+        follows: impl Fn((R, usize), &R) -> bool,
+        flush: impl FnOnce(R, usize),
+    ) {
         match self.0 {
-            Some(run) if follows(run, &row) => self.0 = Some((run.0, run.1 + 1)),
+            Some(run) if follows(run, &row) => self.0 = Some((run.0, run.1 + n)),
             _ => {
-                if let Some((first, n)) = self.0.replace((row, 1)) {
+                if let Some((first, n)) = self.0.replace((row, n)) {
                     flush(first, n);
                 }
             }
@@ -534,6 +618,26 @@ impl<R: Copy> RowBatch<R> {
     fn finish(self, flush: impl FnOnce(R, usize)) {
         if let Some((first, n)) = self.0 {
             flush(first, n);
+        }
+    }
+}
+
+impl RowBatch<TileRow> {
+    /// Pushes a run of `n` rows from `first`, `steps` apart (see [`for_row_runs`]): at
+    /// once when `whole` (its rows follow each other as `follows` requires), else row by
+    /// row.
+    fn push_rows(
+        &mut self,
+        (first, n, steps): (TileRow, usize, [usize; 2]),
+        whole: bool,
+        follows: impl Fn((TileRow, usize), &TileRow) -> bool + Copy,
+        mut flush: impl FnMut(TileRow, usize),
+    ) {
+        if whole {
+            return self.push_run(first, n, follows, flush);
+        }
+        for i in 0..n {
+            self.push(run_row(&first, i, steps), follows, &mut flush);
         }
     }
 }
@@ -735,20 +839,21 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     };
     for_ranges(exec, rows.count(), |range| {
         let mut batch = RowBatch::new();
-        rows.for_rows(range, |tr| {
-            // Consecutive rows of whole tile rows (no D extent, every H row valid, one
-            // tile row further on both sides) are one conversion: about 50 ns of call,
-            // extent checks and walk per row otherwise (f32[1,64,64,16] into 1x1x64x16
-            // tiles: 64 calls took 2.5x the contiguous Cast).
-            let (rs_src, rs_tiles) = (rows.tile[1] * s[1], rows.nt[2]);
-            let batchable = |t: &TileRow| rows.tile[0] == 1 && t.valid[1] == rows.tile[1];
-            let follows = |(f, n): (TileRow, usize), t: &TileRow| {
-                batchable(&f)
-                    && batchable(t)
-                    && n.checked_mul(rs_src).and_then(|x| x.checked_add(f.base)) == Some(t.base)
-                    && n.checked_mul(rs_tiles).and_then(|x| x.checked_add(f.idx0)) == Some(t.idx0)
-            };
-            batch.push(tr, follows, emit);
+        // Consecutive rows of whole tile rows (no D extent, every H row valid, one tile
+        // row further on both sides) are one conversion: about 50 ns of call, extent
+        // checks and walk per row otherwise (f32[1,64,64,16] into 1x1x64x16 tiles: 64
+        // calls took 2.5x the contiguous Cast).
+        let (rs_src, rs_tiles) = (rows.tile[1] * s[1], rows.nt[2]);
+        let batchable = |t: &TileRow| rows.tile[0] == 1 && t.valid[1] == rows.tile[1];
+        let follows = |(f, n): (TileRow, usize), t: &TileRow| {
+            batchable(&f)
+                && batchable(t)
+                && n.checked_mul(rs_src).and_then(|x| x.checked_add(f.base)) == Some(t.base)
+                && n.checked_mul(rs_tiles).and_then(|x| x.checked_add(f.idx0)) == Some(t.idx0)
+        };
+        rows.for_row_runs(range, |tr, n, steps| {
+            let whole = batchable(&tr) && steps == [rs_src, rs_tiles];
+            batch.push_rows((tr, n, steps), whole, follows, emit);
         });
         batch.finish(emit);
     });
@@ -859,35 +964,52 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
             convert_grid::<S, D>(exec.path, input, sside, out, dside, row, grid);
         }
     };
+    // A run of `c` rows from row `i0` of `chunk`: alignment gaps and the tiles with
+    // missing pixels (all of an edge row's, else those from `full_w` on) zeroed, then
+    // converted; per run, just before its conversion, as in `pack_tiled`.
+    let emit = |chunk: &mut [u8], (i0, b0, vh): (usize, usize, usize), c: usize| {
+        let rows_bytes = &mut chunk[i0 * row_len..(i0 + c) * row_len];
+        zero_strided(
+            &mut rows_bytes[tile_raw..],
+            c * n_tw,
+            tile_bytes,
+            tile_bytes - tile_raw,
+        );
+        let first_partial = if vh < th { 0 } else { full_w };
+        for row in rows_bytes.chunks_exact_mut(row_len) {
+            zero_strided(
+                &mut row[first_partial * tile_bytes..],
+                n_tw - first_partial,
+                tile_bytes,
+                tile_raw,
+            );
+        }
+        convert(chunk, (i0, b0, vh, c));
+    };
+    // Whole rows one tile row apart on the input are one conversion grid.
+    let follows = |((i0, b0, vh0), c): ((usize, usize, usize), usize),
+                   t: &(usize, usize, usize)| {
+        vh0 == th
+            && t.2 == th
+            && i0 + c == t.0
+            && c.checked_mul(th * sh).and_then(|x| x.checked_add(b0)) == Some(t.1)
+    };
     for_unit_chunks(exec, dst, row_len, nrows, |first, n, chunk| {
         let mut batch = RowBatch::new();
-        let mut i = 0;
-        for_tiles(rows, first..first + n, |tr| {
-            let (base, vh) = (tr.origin(0) as usize, tr.extents()[0] as usize);
-            let row_bytes = &mut chunk[i * row_len..(i + 1) * row_len];
-            zero_strided(
-                &mut row_bytes[tile_raw..],
-                n_tw,
-                tile_bytes,
-                tile_bytes - tile_raw,
-            );
-            let first_partial = if vh < th { 0 } else { full_w };
-            for tile in row_bytes.chunks_exact_mut(tile_bytes).skip(first_partial) {
-                zero(&mut tile[..tile_raw]);
+        // A row's place in `chunk`, from its first tile's number (rows of `n_tw` tiles;
+        // the runs of a whole walk do not come in storage order).
+        let at = |tr: &TileRow| (tr.idx0 / n_tw - first, tr.base, tr.valid[1]);
+        for_row_runs(rows, first..first + n, |tr, c, steps| {
+            if tr.valid[1] == th && steps == [th * sh, n_tw] {
+                batch.push_run(at(&tr), c, follows, |r, c| emit(chunk, r, c));
+            } else {
+                for k in 0..c {
+                    let row = at(&run_row(&tr, k, steps));
+                    batch.push(row, follows, |r, c| emit(chunk, r, c));
+                }
             }
-            // Whole rows one tile row apart on the input are one conversion grid.
-            let follows = |((_, b0, vh0), c): ((usize, usize, usize), usize),
-                           t: &(usize, usize, usize)| {
-                vh0 == th
-                    && t.2 == th
-                    && c.checked_mul(th * sh).and_then(|x| x.checked_add(b0)) == Some(t.1)
-            };
-            batch.push((i, base, vh), follows, |(i0, b0, vh0), c| {
-                convert(chunk, (i0, b0, vh0, c))
-            });
-            i += 1;
         });
-        batch.finish(|(i0, b0, vh0), c| convert(chunk, (i0, b0, vh0, c)));
+        batch.finish(|r, c| emit(chunk, r, c));
     });
 }
 
@@ -1132,11 +1254,9 @@ fn untess_tiled<S: Elem, D: Elem>(
                     == Some(t.idx0)
         };
         let mut batch = RowBatch::new();
-        rows.for_rows(0..rows.count(), |tr| {
-            let dg = tr.digits;
-            if dg[part.digit] >= part.range.0 && dg[part.digit] < part.range.1 {
-                batch.push(tr, follows, |f, n| convert_rows(&f, n));
-            }
+        for_part_runs(&rows.walk, &part, |tr, n, steps| {
+            let whole = batchable(&tr) && steps == [rs_dst, rows.nt[2]];
+            batch.push_rows((tr, n, steps), whole, follows, |f, n| convert_rows(&f, n));
         });
         batch.finish(|f, n| convert_rows(&f, n));
     });
@@ -1211,13 +1331,9 @@ fn untess_cblocked<S: Elem, D: Elem>(
                     == Some(t.idx0)
         };
         let mut batch = RowBatch::new();
-        rows.iter().for_each_while(|t| {
-            let tr = tile_row(t);
-            let dg = tr.digits;
-            if dg[part.digit] >= part.range.0 && dg[part.digit] < part.range.1 {
-                batch.push(tr, follows, |f, n| convert_rows(&f, n));
-            }
-            true
+        for_part_runs(rows, &part, |tr, n, steps| {
+            let whole = tr.valid[1] == th && steps == [rs_dst, g.n_tw as usize];
+            batch.push_rows((tr, n, steps), whole, follows, |f, n| convert_rows(&f, n));
         });
         batch.finish(|f, n| convert_rows(&f, n));
     });

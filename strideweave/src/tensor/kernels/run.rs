@@ -249,19 +249,6 @@ fn fold_grid(mut row: Row, mut grid: Grid, mut s: Side, mut d: Side) -> (Row, Gr
     (row, grid, s, d)
 }
 
-/// Zeros `buf`. Tile gaps and the missing pixels of edge tiles are zeroed tile by tile,
-/// a few to a few hundred bytes each, where a `memset` call per tile cost more than
-/// converting the tile (`f32[1,33,33,100]` into 1x1x1x16 tiles aligned to 64 bytes: 18
-/// of 33 us); with AVX-512, pieces up to 256 bytes are a few inline masked stores.
-pub(crate) fn zero(buf: &mut [u8]) {
-    #[cfg(target_arch = "x86_64")]
-    if buf.len() <= 256 && ConvertPath::Avx512Bf16.is_available() {
-        // SAFETY: AVX-512 F/BW detected; `buf` is writable for its length.
-        return unsafe { x86::avx512::zero_bytes(buf.as_mut_ptr(), buf.len()) };
-    }
-    buf.fill(0);
-}
-
 /// Zeros `len` bytes at each of `count` places `step` bytes apart from the start of
 /// `buf` (the alignment gaps of consecutive tiles), in one pass.
 pub(crate) fn zero_strided(buf: &mut [u8], count: usize, step: usize, len: usize) {

@@ -493,15 +493,17 @@ impl TileRows {
 /// Calls `f(first, n, steps)` with the rows `range` of the row walk `walk` (in its order)
 /// as runs of `n` rows: row `i` of a run starts `i * steps[0]` input bytes and `i *
 /// steps[1]` tiles after `first`, its digits `i` H tiles further, and shares `first`'s
-/// valid extents. Over the whole walk, the runs are [`TileWalk::runs`]' blocks (a
-/// tensor's rows of whole H tiles at once), so a row costs a few additions instead of a
-/// step of the walk, about 6 ns (`f16[8,28,7,7]`: 112 rows); a part of it goes row by row.
+/// valid extents. Over a whole walk of at least [`RUNS_MIN_ROWS`] rows, the runs are
+/// [`TileWalk::runs`]' blocks (a tensor's rows of whole H tiles at once), so a row costs
+/// a few additions instead of a step of the walk, about 6 ns (`f16[8,28,7,7]`: 112
+/// rows); a part of a walk, or a short one, goes row by row.
 fn for_row_runs(
     walk: &TileWalk,
     range: std::ops::Range<usize>,
     mut f: impl FnMut(TileRow, usize, [usize; 2]),
 ) {
-    if range != (0..walk.count() as usize) {
+    let rows = walk.count() as usize;
+    if range != (0..rows) || rows < RUNS_MIN_ROWS {
         return for_tiles(walk, range, |t| f(tile_row(t), 1, [0, 0]));
     }
     for b in walk.runs() {
@@ -524,6 +526,11 @@ fn for_row_runs(
         }
     }
 }
+
+/// Walks of fewer rows than this go row by row in [`for_row_runs`]: setting up the
+/// blocks (copies of a few-hundred-byte `TileAt`) cost about 90 ns, 15 rows' steps
+/// (`bf16[1,13,17,3]` into (4,4) blocks, 4 rows: 0.38 -> 0.47 us with blocks).
+const RUNS_MIN_ROWS: usize = 16;
 
 /// Row `i` of a run of [`for_row_runs`].
 fn run_row(first: &TileRow, i: usize, steps: [usize; 2]) -> TileRow {

@@ -2016,11 +2016,17 @@ mod x86 {
         pub unsafe fn zero_bytes(p: *mut u8, len: usize) {
             let z = _mm512_setzero_si512();
             let mut k = 0;
-            while k < len {
-                let m = u64::MAX >> (64 - (len - k).min(64));
-                // SAFETY: the unmasked bytes are `p[k..min(k + 64, len)]` (caller).
-                unsafe { _mm512_mask_storeu_epi8(p.add(k).cast(), m, z) };
+            // Whole 64-byte stores, then one masked store for the tail (a masked store
+            // per 64 bytes made 2 KiB tile bodies 1.1x slower than a memset).
+            while k + 64 <= len {
+                // SAFETY: `p[k..k + 64]` is inside the piece (caller).
+                unsafe { _mm512_storeu_si512(p.add(k).cast(), z) };
                 k += 64;
+            }
+            if k < len {
+                let m = u64::MAX >> (64 - (len - k));
+                // SAFETY: the unmasked bytes are `p[k..len]` (caller).
+                unsafe { _mm512_mask_storeu_epi8(p.add(k).cast(), m, z) };
             }
         }
 

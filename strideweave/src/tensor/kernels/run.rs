@@ -1543,8 +1543,16 @@ mod x86 {
                 if ps < valid || pd < wlen {
                     return None;
                 }
+                // Copies of 16-bit elements take a whole vector's 32 lanes (no conversion
+                // to fit in 16): twice the pixels per chunk for channels of 9 to 16
+                // (`f16[8,64,17,12]` into (2,2) blocks, one pixel a chunk before).
+                let most = if S::W == 2 && S::DTYPE == D::DTYPE {
+                    32
+                } else {
+                    16
+                };
                 let fits = |q: usize| {
-                    q * valid <= 16 && (q - 1) * ps + valid <= ls && (q - 1) * pd + wlen <= ld
+                    q * valid <= most && (q - 1) * ps + valid <= ls && (q - 1) * pd + wlen <= ld
                 };
                 let q = (1..=r.npix).take_while(|&q| fits(q)).last()?;
                 let lanes = |n: usize, stride: usize, len: usize| {

@@ -605,6 +605,7 @@ impl<R: Copy> RowBatch<R> {
     }
 
     /// Pushes `n` rows from `row` that follow each other as `follows` requires.
+    #[inline(always)]
     fn push_run(
         &mut self,
         row: R,
@@ -632,7 +633,8 @@ impl<R: Copy> RowBatch<R> {
 impl RowBatch<TileRow> {
     /// Pushes a run of `n` rows from `first`, `steps` apart (see [`for_row_runs`]): at
     /// once when `whole` (its rows follow each other as `follows` requires), else row by
-    /// row.
+    /// row. Inlined: called per row of a short walk, a call cost 10% of `bf16[1,13,17,3]`.
+    #[inline(always)]
     fn push_rows(
         &mut self,
         (first, n, steps): (TileRow, usize, [usize; 2]),

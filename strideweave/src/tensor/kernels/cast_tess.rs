@@ -787,10 +787,9 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
         }
     };
     // Alignment gaps, zeroed per run of rows just before its conversion (1.1x faster
-    // than after it): a run's W tiles
-    // of one channel tile are consecutive (all its tiles are when the run covers its
-    // outer index), so each run of tiles is one strided zeroing; a 1-D tensor in 16-slot
-    // tiles aligned to 64 has one row of 6250 tiles.
+    // than after it): a run's W tiles of one channel tile are consecutive (all its tiles
+    // are when the run covers its outer index), so each run of tiles is one strided
+    // zeroing; a 1-D tensor in 16-slot tiles aligned to 64 has one row of 6250 tiles.
     let gap = tile_bytes - tile_raw;
     let zero_gaps = |f: &TileRow, n: usize| {
         let tiles = n * rows.nt[2];

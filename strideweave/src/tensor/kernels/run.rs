@@ -1823,7 +1823,7 @@ mod x86 {
                 }
             }
             let (full_chunks, rest) = (r.npix / p, r.npix % p);
-            let lane_mask = |n: usize| (u64::MAX.checked_shr((64 - n) as u32).unwrap_or(0)) as u32;
+            let lane_mask = |n: usize| ((1u64 << n) - 1) as u32;
             let chunk_full = (lane_mask(p * v), vectors(p));
             let chunk_rest = (lane_mask(rest * v), vectors(rest));
             let chunk = |sp: *const u8, dp: *mut u8, (lm, (nfull, tail)): (u32, (usize, u32))| {

@@ -502,6 +502,53 @@ fn aligned_tiles_with_gaps_match_the_oracle_on_every_path() {
     );
 }
 
+/// Walks of tile rows on both sides of the 16-row threshold at which the kernels take
+/// rows as runs of whole H tiles (`TileWalk::runs`, which does not visit rows in storage
+/// order), with outer axes, an edge H tile per outer index, partial W tiles, alignment
+/// gaps zeroed per run, and MlaCBlocked rows placed by their tile number; and 16-bit
+/// copies of few-channel pixels that take 32 lanes a chunk (9 to 16 channels packed two
+/// per chunk, up to 8 spread into 8- and 16-slot pixels). Every path and thread count
+/// (a thread's part clips the runs), both directions.
+/// Spec requirement (tensor storage, MlaTiled and MlaCBlocked): tiles numbered with the
+/// outer axes slowest, pixels D/H/W, positions past a logical extent written as zero
+/// and never read, alignment gaps zero; conversions bit-exact.
+#[test]
+fn tile_row_runs_and_wide_few_channel_chunks_match_the_oracle_on_every_path() {
+    let cases = [
+        // 15, 16 and 17 rows of H tiles, the last one partial, over outer axes.
+        ("5,6,7,7", "mla-tiled(roles=.HWC, tile=(1,2,4,8), align=64)"),
+        (
+            "2,15,7,7",
+            "mla-tiled(roles=.HWC, tile=(1,2,4,8), align=64)",
+        ),
+        ("4,9,9,7", "mla-tiled(roles=.HWC, tile=(1,2,4,8), align=64)"),
+        (
+            "3,2,11,5,12",
+            "mla-tiled(roles=..HWC, tile=(1,4,2,16), align=64)",
+        ),
+        // Gaps after every tile, many rows in one run.
+        (
+            "2,17,9,12",
+            "mla-tiled(roles=.HWC, tile=(1,1,1,16), align=64)",
+        ),
+        (
+            "3,11,5,40",
+            "mla-tiled(roles=.HWC, tile=(1,1,3,16), align=128)",
+        ),
+        // MlaCBlocked: edge H tiles per outer index, runs out of storage order.
+        ("3,9,5,12", "mla-cblocked(tile=(2,2), align=64)"),
+        ("4,7,6,4", "mla-cblocked(tile=(4,1), align=64)"),
+        ("2,21,3,20", "mla-cblocked(tile=(2,4), align=128)"),
+    ];
+    let pairs = [
+        ("f16", "f16"),
+        ("bf16", "bf16"),
+        ("f32", "bf16"),
+        ("bf16", "f32"),
+    ];
+    check_cases(&cases, &pairs, 17, true);
+}
+
 /// Tiles one pixel row high whose W tiles follow each other on both sides (no alignment
 /// gap), and tiles of one pixel (with or without a gap): the kernels join those W tiles,
 /// and the tile rows after them, into one long row of pixels (or take the W tiles as

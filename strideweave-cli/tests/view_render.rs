@@ -2,7 +2,6 @@
 //! coordinate, labels equal to the layout's indices; TikZ has one cell node per
 //! coordinate; tiles and repeated indices are visible; oversized requests are refused.
 
-use std::path::PathBuf;
 use std::process::Command;
 use strideweave::view::eval_layout;
 
@@ -10,10 +9,12 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_strideweave"))
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("strideweave-view-render-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A fresh directory removed when the test ends, so runs leave nothing in /tmp.
+fn tmp_dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("strideweave-view-render-")
+        .tempdir()
+        .unwrap()
 }
 
 /// Renders `expr` with extra args to stdout; returns (stdout, stderr, code).
@@ -202,8 +203,9 @@ fn nested_modes_draw_heavier_lines_between_blocks() {
 
 #[test]
 fn output_file_and_format_from_extension() {
-    let svg = tmp("a.svg");
-    let tex = tmp("a.tex");
+    let dir = tmp_dir();
+    let svg = dir.path().join("a.svg");
+    let tex = dir.path().join("a.tex");
     for p in [&svg, &tex] {
         let st = bin()
             .args(["render", "(2,2):(1,2)", "-o"])
@@ -236,7 +238,8 @@ fn output_file_and_format_from_extension() {
 
 #[test]
 fn a_million_cells_is_refused_with_one_error_line_and_no_file() {
-    let out = tmp("big.svg");
+    let dir = tmp_dir();
+    let out = dir.path().join("big.svg");
     let o = bin()
         .args(["render", "(1024,1024):(1,1024)", "-o"])
         .arg(&out)

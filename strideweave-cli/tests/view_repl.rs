@@ -8,17 +8,19 @@ use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_strideweave");
 
-fn history_file(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("strideweave-view-repl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    let _ = std::fs::remove_file(&p);
-    p
+/// A history file in a fresh directory that is removed when the test ends.
+fn history_file(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix("strideweave-view-repl-")
+        .tempdir()
+        .unwrap();
+    let p = dir.path().join(name);
+    (dir, p)
 }
 
 #[test]
 fn eval_on_a_terminal_prompts_evaluates_and_puts_a_caret_under_syntax_errors() {
-    let hist = history_file("h1");
+    let (_dir, hist) = history_file("h1");
     let out = view_pty::run_on_terminal(
         BIN,
         &["eval"],
@@ -43,7 +45,7 @@ fn eval_on_a_terminal_prompts_evaluates_and_puts_a_caret_under_syntax_errors() {
 
 #[test]
 fn up_arrow_recalls_history_from_the_previous_session() {
-    let hist = history_file("h2");
+    let (_dir, hist) = history_file("h2");
     let env = [
         ("NO_COLOR", "1"),
         ("STRIDEWEAVE_HISTORY", hist.to_str().unwrap()),

@@ -879,3 +879,85 @@ fn narrow_channel_strides_match_the_oracle_on_every_path() {
         }
     }
 }
+
+/// Tiles of one channel slot (every channel its own channel tile, a planar layout): the
+/// kernels convert a pixel's channels as one group whose elements lie a channel tile
+/// apart, by the transposes, joining a tile's H rows to its W pixels when its body is
+/// dense. Tiles 16, 2 and 1 pixels wide, partial W and H tiles, a D role, outer axes,
+/// alignment gaps (one-element tiles, which keep the per-group walk), BF16 byte planes
+/// of one slot, dense and padded flat sides, both directions, every path.
+/// Spec requirement (tensor storage, MlaTiled): tiles numbered W fastest and the channel
+/// tile slowest, pixels D/H/W, padding written as zero and never read; conversions
+/// bit-exact.
+#[test]
+fn one_slot_channel_tiles_match_the_oracle_on_every_path() {
+    let cases = [
+        (
+            "2,9,37,3",
+            "mla-tiled(roles=.HWC, tile=(1,1,16,1), align=4)",
+        ),
+        (
+            "1,8,13,40",
+            "mla-tiled(roles=.HWC, tile=(1,8,16,1), align=64)",
+        ),
+        (
+            "2,13,9,20",
+            "mla-tiled(roles=.HWC, tile=(1,8,2,1), align=4)",
+        ),
+        ("3,5,6,17", "mla-tiled(roles=.HWC, tile=(1,4,4,1), align=2)"),
+        (
+            "1,11,5,2",
+            "mla-tiled(roles=.HWC, tile=(1,8,1,1), align=16)",
+        ),
+        (
+            "2,3,7,5,9",
+            "mla-tiled(roles=.DHWC, tile=(2,4,2,1), align=4)",
+        ),
+        ("4,5,33", "mla-tiled(roles=HWC, tile=(1,1,1,1), align=4)"),
+        ("3,7,6", "mla-tiled(roles=HWC, tile=(1,2,1,1), align=64)"),
+    ];
+    for (d, p) in cases {
+        for (a, b) in [
+            ("f32", "bf16"),
+            ("bf16", "f32"),
+            ("f16", "f16"),
+            ("bf16", "bf16"),
+            ("f32", "f32"),
+        ] {
+            let dims: Vec<u64> = d.split(',').map(|x| x.parse().unwrap()).collect();
+            let padded = |w: u64| {
+                // Pixels padded by one element, rows by two pixels.
+                let (mut st, mut acc) = (vec![0u64; dims.len()], w);
+                for ax in (0..dims.len()).rev() {
+                    st[ax] = acc;
+                    acc = acc * dims[ax]
+                        + if ax + 1 == dims.len() {
+                            st[ax]
+                        } else {
+                            2 * st[ax + 1]
+                        };
+                }
+                let list: Vec<String> = st.iter().map(u64::to_string).collect();
+                format!(" strided({})", list.join(","))
+            };
+            let (wa, wb) = (
+                if a == "f32" { 4 } else { 2 },
+                if b == "f32" { 4 } else { 2 },
+            );
+            for flat in [String::new(), padded(wa)] {
+                check_all_paths(
+                    &spec(&format!("{a}[{d}]{flat}")),
+                    &spec(&format!("{b}[{d}] {p}")),
+                    21,
+                );
+            }
+            for flat in [String::new(), padded(wb)] {
+                check_all_paths(
+                    &spec(&format!("{a}[{d}] {p}")),
+                    &spec(&format!("{b}[{d}]{flat}")),
+                    22,
+                );
+            }
+        }
+    }
+}

@@ -104,7 +104,7 @@ proptest! {
         pair in (0usize..3, 0usize..3),
         tiled_kind in 2u8..5,
         flat_kind in 0u8..2,
-        tile in (0u64..8, 1u64..6, 1u64..6, prop::sample::select(vec![1u64, 3, 8, 16, 32])),
+        tile in (0u64..8, 1u64..6, 1u64..6, prop::sample::select(vec![1u64, 2, 3, 4, 8, 16, 32])),
         pad in (0u64..3, 0u64..3, 0u64..3, 0u64..3),
         seed in any::<u64>(),
     ) {
@@ -916,6 +916,13 @@ fn one_slot_channel_tiles_match_the_oracle_on_every_path() {
         ("4,5,33", "mla-tiled(roles=HWC, tile=(1,1,1,1), align=4)"),
         ("3,7,6", "mla-tiled(roles=HWC, tile=(1,2,1,1), align=64)"),
     ];
+    check_dense_and_padded(&cases, 21);
+}
+
+/// Every case of `cases` with five dtype pairs, into its placement from a dense and a
+/// padded flat side (pixels padded by one element, rows by two pixels), and back out
+/// into both (`seed + 1`), every path.
+fn check_dense_and_padded(cases: &[(&str, &str)], seed: u64) {
     for (d, p) in cases {
         for (a, b) in [
             ("f32", "bf16"),
@@ -948,16 +955,57 @@ fn one_slot_channel_tiles_match_the_oracle_on_every_path() {
                 check_all_paths(
                     &spec(&format!("{a}[{d}]{flat}")),
                     &spec(&format!("{b}[{d}] {p}")),
-                    21,
+                    seed,
                 );
             }
             for flat in [String::new(), padded(wb)] {
                 check_all_paths(
                     &spec(&format!("{a}[{d}] {p}")),
                     &spec(&format!("{b}[{d}]{flat}")),
-                    22,
+                    seed + 1,
                 );
             }
         }
     }
+}
+
+/// Tiles of 2 and 4 channel slots with many channel groups: the kernels transpose chunks
+/// of 8 or 4 pixels by blocks of 16 channels as units of 2 or 4 lanes. Partial last
+/// groups and blocks, chunks cut short by the run's end, a tile's H rows joined to its
+/// W pixels, runs of more than one piece over groups 4 or 8 KiB apart, a D role, outer
+/// axes, alignment gaps, runs shorter than a chunk (left to the group walk), BF16 byte
+/// planes of 2 and 4 slots, dense and padded flat sides, both directions, every path.
+/// Spec requirement (tensor storage, MlaTiled): tiles numbered W fastest and the channel
+/// tile slowest, pixels D/H/W, channel padding and alignment gaps written as zero,
+/// padding never read; conversions bit-exact.
+#[test]
+fn two_and_four_slot_channel_tiles_match_the_oracle_on_every_path() {
+    let cases = [
+        (
+            "2,4,128,40",
+            "mla-tiled(roles=.HWC, tile=(1,1,16,4), align=1)",
+        ),
+        (
+            "1,3,70,34",
+            "mla-tiled(roles=.HWC, tile=(1,1,2,2), align=1)",
+        ),
+        (
+            "1,9,9,50",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,2), align=64)",
+        ),
+        (
+            "3,7,20,7",
+            "mla-tiled(roles=.HWC, tile=(1,2,8,4), align=32)",
+        ),
+        (
+            "2,5,6,9,18",
+            "mla-tiled(roles=.DHWC, tile=(2,1,8,2), align=4)",
+        ),
+        ("5,33,19", "mla-tiled(roles=HWC, tile=(1,1,32,4), align=16)"),
+        (
+            "4,6,2,24",
+            "mla-tiled(roles=.HWC, tile=(1,1,2,4), align=128)",
+        ),
+    ];
+    check_dense_and_padded(&cases, 31);
 }

@@ -56,3 +56,41 @@ pub(crate) fn transpose16(v: &mut [__m512i; 16]) {
     stage!(2, 2, 0 1 4 5 8 9 12 13);
     stage!(3, 1, 0 2 4 6 8 10 12 14);
 }
+
+/// Transposes the `(16 / TC) x (16 / TC)` matrix of `TC`-lane units (`TC` = 2, 4 or 8
+/// 32-bit lanes) held in rows `0..16 / TC` of `v`: unit `j` of row `i` (lanes
+/// `j * TC..(j + 1) * TC`) becomes unit `i` of row `j`. The stages of [`transpose16`]
+/// whose lane blocks are at least a unit, between rows `block / TC` apart.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn transpose_units<const TC: usize>(v: &mut [__m512i; 16]) {
+    const { assert!(TC == 2 || TC == 4 || TC == 8) };
+    // SAFETY: 64-byte reads of the 64-byte rows of a constant table.
+    let idx: [__m512i; 8] =
+        std::array::from_fn(|k| unsafe { _mm512_loadu_si512(TRANSPOSE_IDX[k].as_ptr().cast()) });
+    // Stage `st` swaps blocks of `8 >> st` lanes between rows `(8 >> st) / TC` apart.
+    macro_rules! stage {
+        ($st:literal, $b:literal, $($i:literal)*) => {$(
+            let (x, y) = (v[$i], v[$i + $b]);
+            // SAFETY: register-only permutations; AVX-512 F enabled by callers.
+            unsafe {
+                v[$i] = _mm512_permutex2var_epi32(x, idx[2 * $st], y);
+                v[$i + $b] = _mm512_permutex2var_epi32(x, idx[2 * $st + 1], y);
+            }
+        )*};
+    }
+    match TC {
+        2 => {
+            stage!(0, 4, 0 1 2 3);
+            stage!(1, 2, 0 1 4 5);
+            stage!(2, 1, 0 2 4 6);
+        }
+        4 => {
+            stage!(0, 2, 0 1);
+            stage!(1, 1, 0 2);
+        }
+        _ => {
+            stage!(0, 1, 0);
+        }
+    }
+}

@@ -284,7 +284,7 @@ fn one_slot_groups_as_channels<S: Elem, D: Elem>(
     // Pixels the transposes take in one run; in runs of a few, the per-element groups
     // were up to 4x faster (`f32[2,14,56,2]` from 1x1x4x1 tiles with gaps).
     let run = joined.map_or(row.npix, |i| row.npix.saturating_mul(grid[i].0));
-    if run < ONE_SLOT_MIN_RUN {
+    if run < ONE_SLOT_MIN_RUN && !(run >= 2 && row.valid >= 16) {
         return (row, grid, s, d);
     }
     if let Some(i) = joined {
@@ -2480,7 +2480,8 @@ mod x86 {
             // Runs shorter than a chunk measured up to 1.5x slower than the groups
             // (`f16[1,5,56,64,24]` from 1x1x2x4 tiles aligned to 128: two pixels a run).
             let t = if tess { d } else { s };
-            (units_run(r, g, t.pixel, tess).1 >= 16 / tc).then_some(tess)
+            let len = units_run(r, g, t.pixel, tess).1;
+            (len >= 16 / tc || (len >= 2 && r.groups() >= 8)).then_some(tess)
         }
 
         /// The run of pixels `units` takes per row: `(joined level, pixels, flat-side

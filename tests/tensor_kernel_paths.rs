@@ -883,7 +883,8 @@ fn narrow_channel_strides_match_the_oracle_on_every_path() {
 /// Tiles of one channel slot (every channel its own channel tile, a planar layout): the
 /// kernels convert a pixel's channels as one group whose elements lie a channel tile
 /// apart, by the transposes, joining a tile's H rows to its W pixels when its body is
-/// dense. Tiles 16, 2 and 1 pixels wide, partial W and H tiles, a D role, outer axes,
+/// dense. Tiles 16, 2 and 1 pixels wide, partial W and H tiles (short runs over many
+/// channels), a D role, outer axes,
 /// alignment gaps (one-element tiles, which keep the per-group walk), BF16 byte planes
 /// of one slot, dense and padded flat sides, both directions, every path.
 /// Spec requirement (tensor storage, MlaTiled): tiles numbered W fastest and the channel
@@ -915,6 +916,9 @@ fn one_slot_channel_tiles_match_the_oracle_on_every_path() {
         ),
         ("4,5,33", "mla-tiled(roles=HWC, tile=(1,1,1,1), align=4)"),
         ("3,7,6", "mla-tiled(roles=HWC, tile=(1,2,1,1), align=64)"),
+        // Runs of 2 to 7 pixels over many channels (partial W tiles).
+        ("3,9,7,40", "mla-tiled(roles=.HWC, tile=(1,8,8,1), align=4)"),
+        ("2,5,3,20", "mla-tiled(roles=.HWC, tile=(1,4,8,1), align=2)"),
     ];
     check_dense_and_padded(&cases, 21);
 }
@@ -1005,6 +1009,15 @@ fn two_and_four_slot_channel_tiles_match_the_oracle_on_every_path() {
         (
             "4,6,2,24",
             "mla-tiled(roles=.HWC, tile=(1,1,2,4), align=128)",
+        ),
+        // Runs shorter than a chunk over many groups (partial W tiles).
+        (
+            "2,9,5,40",
+            "mla-tiled(roles=.HWC, tile=(1,8,16,2), align=128)",
+        ),
+        (
+            "3,4,3,36",
+            "mla-tiled(roles=.HWC, tile=(1,1,8,4), align=64)",
         ),
     ];
     check_dense_and_padded(&cases, 31);

@@ -281,8 +281,10 @@ fn one_slot_groups_as_channels<S: Elem, D: Elem>(
     let continues =
         |(n, ss, ds): (usize, usize, usize)| n > 1 && (dense(s, S::W, ss) || dense(d, D::W, ds));
     let joined = grid.iter().rposition(|&l| continues(l));
-    // Pixels the transposes take in one run; in runs of a few, the per-element groups
-    // were up to 4x faster (`f32[2,14,56,2]` from 1x1x4x1 tiles with gaps).
+    // Pixels the transposes take in one run; in runs of a few pixels of few channels,
+    // the per-element groups were up to 4x faster (`f32[2,14,56,2]` from 1x1x4x1 tiles
+    // with gaps); over 16 channels or more, runs from 2 pixels are faster transposed
+    // (`f16[3,17,7,257]` into 1x8x8x1 tiles: runs of 7, 3.5x).
     let run = joined.map_or(row.npix, |i| row.npix.saturating_mul(grid[i].0));
     if run < ONE_SLOT_MIN_RUN && !(run >= 2 && row.valid >= 16) {
         return (row, grid, s, d);
@@ -2477,8 +2479,10 @@ mod x86 {
             } else {
                 return None;
             };
-            // Runs shorter than a chunk measured up to 1.5x slower than the groups
-            // (`f16[1,5,56,64,24]` from 1x1x2x4 tiles aligned to 128: two pixels a run).
+            // Runs shorter than a chunk of few groups measured up to 1.5x slower than the
+            // group walk (`f16[1,5,56,64,24]` from 1x1x2x4 tiles aligned to 128: two
+            // pixels a run, 6 groups); with 8 groups or more they are faster
+            // (`bf16[1,112,5,20]` into 1x2x16x2 tiles: runs of 5, 2.2x).
             let t = if tess { d } else { s };
             let len = units_run(r, g, t.pixel, tess).1;
             (len >= 16 / tc || (len >= 2 && r.groups() >= 8)).then_some(tess)

@@ -87,3 +87,20 @@ print()
 print("cells over 1.5x, by ratio to the contiguous Cast (ratio to memcpy of the tiled side):")
 for r, rm, name in sorted(over, reverse=True):
     print(f"  {r:.2f}x ({rm:.2f}x)  {name}")
+
+print()
+print("Narrow channel tiles: time / contiguous Cast of the same tensor and pair.")
+print()
+NARROW = ["1x4x4x1", "1x8x16x1", "1x4x4x2", "1x4x4x4", "1x4x4x8"]
+print("| shape | pair | Cast | " + " | ".join(f"tess {p} | untess {p}" for p in NARROW) + " |")
+print("|" + " --- |" * (3 + 2 * len(NARROW)))
+for s in ["1x56x56x64", "1x57x55x40"]:
+    for p in ["f32_bf16", "bf16_f32", "f16_f16"]:
+        g = f"narrow/{s}/{p}"
+        cast = median(g, "contiguous_cast")
+        row = [s, p.replace("_", "->"), fmt(cast)]
+        for pl in NARROW:
+            for kind in ("tess", "untess"):
+                t = median(g, f"{kind}_{pl}")
+                row.append(f"{t / cast:.2f}x" if t and cast else "-")
+        print("| " + " | ".join(row) + " |")

@@ -3,8 +3,9 @@
 //! memcpy of its input and a memcpy of the tiled side's bytes (the padded output of
 //! CastTess, the padded input of CastUntess), all single-threaded
 //! (`RunOptions::threads(1)`) so ratios compare kernels; then the thread-count gain on
-//! tensors above 16 MiB (with a 1- and 2-thread memcpy as the machine's ceiling), and
-//! Argmax against scalar loops.
+//! tensors above 16 MiB (with a 1- and 2-thread memcpy as the machine's ceiling),
+//! Argmax against scalar loops, and narrow channel tiles (1, 2, 4 and 8 slots) against
+//! the contiguous Cast (`-- narrow` runs those alone).
 //!
 //! Run: `cargo bench --bench tensor_matrix -- --warm-up-time 0.5 --measurement-time 1`
 //! then `python3 benches/matrix_table.py` prints the ratio tables from criterion's output.
@@ -151,6 +152,40 @@ fn matrix(c: &mut Criterion) {
     }
 }
 
+/// Narrow channel tiles outside the matrix: planar (one-slot) tiles and tiles of 2, 4
+/// and 8 slots, CastTess and CastUntess next to the contiguous Cast of the same tensor.
+const NARROW_SHAPES: [&str; 2] = ["1,56,56,64", "1,57,55,40"];
+const NARROW_PLACEMENTS: [(&str, &str); 5] = [
+    ("1x4x4x1", "mla-tiled(roles=.HWC, tile=(1,4,4,1), align=64)"),
+    (
+        "1x8x16x1",
+        "mla-tiled(roles=.HWC, tile=(1,8,16,1), align=64)",
+    ),
+    ("1x4x4x2", "mla-tiled(roles=.HWC, tile=(1,4,4,2), align=64)"),
+    ("1x4x4x4", "mla-tiled(roles=.HWC, tile=(1,4,4,4), align=64)"),
+    ("1x4x4x8", "mla-tiled(roles=.HWC, tile=(1,4,4,8), align=64)"),
+];
+const NARROW_PAIRS: [(&str, &str); 3] = [("f32", "bf16"), ("bf16", "f32"), ("f16", "f16")];
+
+fn narrow(c: &mut Criterion) {
+    for dims in NARROW_SHAPES {
+        for (a, b) in NARROW_PAIRS {
+            let group = format!("narrow/{}/{a}_{b}", dims.replace(',', "x"));
+            let from = spec(&format!("{a}[{dims}]"));
+            let to = spec(&format!("{b}[{dims}]"));
+            let cast = prepare(Op::Cast, &[from], &[to]).unwrap();
+            bench_plan(c, &group, "contiguous_cast", &cast, 1);
+            for (pname, placement) in NARROW_PLACEMENTS {
+                let tiled = |dt: &str| spec(&format!("{dt}[{dims}] {placement}"));
+                let tess = prepare(Op::CastTess, &[from], &[tiled(b)]).unwrap();
+                bench_plan(c, &group, &format!("tess_{pname}"), &tess, 1);
+                let untess = prepare(Op::CastUntess, &[tiled(a)], &[to]).unwrap();
+                bench_plan(c, &group, &format!("untess_{pname}"), &untess, 1);
+            }
+        }
+    }
+}
+
 /// Tensors above 16 MiB: one thread against every thread of the pool.
 fn threads(c: &mut Criterion) {
     let dims = "8,112,112,64"; // 6.4M elements: 25.7 MB of f32
@@ -284,5 +319,5 @@ fn argmax(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, matrix, threads, argmax);
+criterion_group!(benches, matrix, narrow, threads, argmax);
 criterion_main!(benches);

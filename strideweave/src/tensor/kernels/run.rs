@@ -925,6 +925,80 @@ mod x86 {
         }
     }
 
+    /// Whether the vector paths' `units` take the row, and in which direction (`true`: CastTess, the
+    /// destination tiled): pixels cut into groups of 2 or 4 slots, a tile's pixels
+    /// one after another on the tiled side (elements, or BF16 byte planes of the
+    /// group), the other side's channels dense, groups one after another.
+    fn units_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row, g: &Grid) -> Option<bool> {
+        let tc = r.slots;
+        if !matches!(tc, 2 | 4) || r.groups() < 2 {
+            return None;
+        }
+        let tiled = |x: Side, w: usize| {
+            x.pixel == tc * w
+                && match x.fmt {
+                    Fmt::Elements(e) => e == w,
+                    Fmt::Planes(pl) => w == 2 && pl == tc,
+                }
+        };
+        let flat = |x: Side, w: usize| x.fmt == Fmt::Elements(w) && x.group == tc * w;
+        let tess = if r.pad && tiled(d, D::W) && flat(s, S::W) {
+            true
+        } else if !r.pad && tiled(s, S::W) && flat(d, D::W) {
+            false
+        } else {
+            return None;
+        };
+        // Runs shorter than a chunk of few groups measured up to 1.5x slower than the
+        // group walk (`f16[1,5,56,64,24]` from 1x1x2x4 tiles aligned to 128: two
+        // pixels a run, 6 groups); with 8 groups or more they are faster
+        // (`bf16[1,112,5,20]` into 1x2x16x2 tiles: runs of 5, 2.2x).
+        let t = if tess { d } else { s };
+        let len = units_run(r, g, t.pixel, tess).1;
+        (len >= 16 / tc || (len >= 2 && r.groups() >= 8)).then_some(tess)
+    }
+
+    /// The run of pixels `units` takes per row: `(joined level, pixels, flat-side
+    /// step of the joined level)`, where a level that continues the row's pixels on
+    /// the tiled side (pixels `t_pixel` apart) joins the row.
+    fn units_run(r: Row, g: &Grid, t_pixel: usize, tess: bool) -> (Option<usize>, usize, usize) {
+        let t_step = |l: (usize, usize, usize)| if tess { l.2 } else { l.1 };
+        let f_step = |l: (usize, usize, usize)| if tess { l.1 } else { l.2 };
+        let joined = g
+            .iter()
+            .rposition(|&l| l.0 > 1 && r.npix.checked_mul(t_pixel) == Some(t_step(l)));
+        match joined {
+            Some(i) => (joined, g[i].0.saturating_mul(r.npix), f_step(g[i])),
+            None => (None, r.npix, 0),
+        }
+    }
+
+    /// `vpshufb` indices turning each `tc`-element group of 16-bit lanes into BF16
+    /// byte planes (its `tc` low bytes, then its `tc` high bytes) within 128-bit
+    /// lanes (`inverse`: back).
+    const fn small_planes_idx(tc: usize, inverse: bool) -> [u8; 64] {
+        let mut a = [0u8; 64];
+        let mut b = 0;
+        while b < 64 {
+            let (base, k) = (b - b % (2 * tc), b % (2 * tc));
+            // Plane order: byte k < tc is element k's low byte, k >= tc its high one.
+            let from = if inverse {
+                if k % 2 == 0 {
+                    k / 2
+                } else {
+                    tc + k / 2
+                }
+            } else if k < tc {
+                2 * k
+            } else {
+                2 * (k - tc) + 1
+            };
+            a[b] = (base + from) as u8;
+            b += 1;
+        }
+        a
+    }
+
     pub(super) mod avx512 {
         use super::*;
         use crate::tensor::kernels::transpose::{transpose16, transpose_units};
@@ -2455,85 +2529,6 @@ mod x86 {
             }
         }
 
-        /// Whether `units` takes the row, and in which direction (`true`: CastTess, the
-        /// destination tiled): pixels cut into groups of 2 or 4 slots, a tile's pixels
-        /// one after another on the tiled side (elements, or BF16 byte planes of the
-        /// group), the other side's channels dense, groups one after another.
-        fn units_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row, g: &Grid) -> Option<bool> {
-            let tc = r.slots;
-            if !matches!(tc, 2 | 4) || r.groups() < 2 {
-                return None;
-            }
-            let tiled = |x: Side, w: usize| {
-                x.pixel == tc * w
-                    && match x.fmt {
-                        Fmt::Elements(e) => e == w,
-                        Fmt::Planes(pl) => w == 2 && pl == tc,
-                    }
-            };
-            let flat = |x: Side, w: usize| x.fmt == Fmt::Elements(w) && x.group == tc * w;
-            let tess = if r.pad && tiled(d, D::W) && flat(s, S::W) {
-                true
-            } else if !r.pad && tiled(s, S::W) && flat(d, D::W) {
-                false
-            } else {
-                return None;
-            };
-            // Runs shorter than a chunk of few groups measured up to 1.5x slower than the
-            // group walk (`f16[1,5,56,64,24]` from 1x1x2x4 tiles aligned to 128: two
-            // pixels a run, 6 groups); with 8 groups or more they are faster
-            // (`bf16[1,112,5,20]` into 1x2x16x2 tiles: runs of 5, 2.2x).
-            let t = if tess { d } else { s };
-            let len = units_run(r, g, t.pixel, tess).1;
-            (len >= 16 / tc || (len >= 2 && r.groups() >= 8)).then_some(tess)
-        }
-
-        /// The run of pixels `units` takes per row: `(joined level, pixels, flat-side
-        /// step of the joined level)`, where a level that continues the row's pixels on
-        /// the tiled side (pixels `t_pixel` apart) joins the row.
-        fn units_run(
-            r: Row,
-            g: &Grid,
-            t_pixel: usize,
-            tess: bool,
-        ) -> (Option<usize>, usize, usize) {
-            let t_step = |l: (usize, usize, usize)| if tess { l.2 } else { l.1 };
-            let f_step = |l: (usize, usize, usize)| if tess { l.1 } else { l.2 };
-            let joined = g
-                .iter()
-                .rposition(|&l| l.0 > 1 && r.npix.checked_mul(t_pixel) == Some(t_step(l)));
-            match joined {
-                Some(i) => (joined, g[i].0.saturating_mul(r.npix), f_step(g[i])),
-                None => (None, r.npix, 0),
-            }
-        }
-
-        /// `vpshufb` indices turning each `tc`-element group of 16-bit lanes into BF16
-        /// byte planes (its `tc` low bytes, then its `tc` high bytes) within 128-bit
-        /// lanes (`inverse`: back).
-        const fn small_planes_idx(tc: usize, inverse: bool) -> [u8; 64] {
-            let mut a = [0u8; 64];
-            let mut b = 0;
-            while b < 64 {
-                let (base, k) = (b - b % (2 * tc), b % (2 * tc));
-                // Plane order: byte k < tc is element k's low byte, k >= tc its high one.
-                let from = if inverse {
-                    if k % 2 == 0 {
-                        k / 2
-                    } else {
-                        tc + k / 2
-                    }
-                } else if k < tc {
-                    2 * k
-                } else {
-                    2 * (k - tc) + 1
-                };
-                a[b] = (base + from) as u8;
-                b += 1;
-            }
-            a
-        }
-
         /// The lanes (or, `bytes`, the byte-plane bytes) of `n` pixels of `TC` slots
         /// whose first `nv` elements are valid.
         fn unit_mask<const TC: usize>(n: usize, nv: usize, bytes: bool) -> u32 {
@@ -3354,6 +3349,28 @@ mod x86 {
             r: Row,
             g: Grid,
         ) {
+            if let Some(tess) = units_fit::<S, D>(s, d, r, &g) {
+                let pl = matches!(if tess { d.fmt } else { s.fmt }, Fmt::Planes(_));
+                // SAFETY: same contract; `units_fit` checked the layout, the constants
+                // match the row's slots, direction and tiled format.
+                unsafe {
+                    match (r.slots == 2, tess, pl) {
+                        (true, true, true) => units::<S, D, 2, true, true>(src, s, dst, d, r, g),
+                        (true, true, false) => units::<S, D, 2, true, false>(src, s, dst, d, r, g),
+                        (true, false, true) => units::<S, D, 2, false, true>(src, s, dst, d, r, g),
+                        (true, false, false) => {
+                            units::<S, D, 2, false, false>(src, s, dst, d, r, g)
+                        }
+                        (false, true, true) => units::<S, D, 4, true, true>(src, s, dst, d, r, g),
+                        (false, true, false) => units::<S, D, 4, true, false>(src, s, dst, d, r, g),
+                        (false, false, true) => units::<S, D, 4, false, true>(src, s, dst, d, r, g),
+                        (false, false, false) => {
+                            units::<S, D, 4, false, false>(src, s, dst, d, r, g)
+                        }
+                    }
+                }
+                return;
+            }
             if direct::<S>(s.fmt) && direct::<D>(d.fmt) {
                 // SAFETY: same contract for the parts and the one-group grids.
                 let done = unsafe {
@@ -3384,6 +3401,188 @@ mod x86 {
                         grid_strided::<S, D>(src, s, dst, d, r, g);
                     }
                 }
+            }
+        }
+
+        /// The AVX2 form of the AVX-512 `units` (see there): chunks of `8 / TC` pixels,
+        /// blocks of 8 channels, a transpose of 2- or 4-lane units by 64-bit unpacks and
+        /// 128-bit permutes. Partial 16-bit chunks go through `load8`/`store8`'s stack
+        /// buffers, as in the other AVX2 paths (no 16-bit masked loads or stores).
+        ///
+        /// # Safety
+        /// As for `grid`, and `units_fit` returned `Some(TESS)`; `TC == r.slots`; `PL`:
+        /// the tiled side is BF16 byte planes.
+        #[inline(never)]
+        #[target_feature(enable = "avx2,f16c")]
+        unsafe fn units<S: Elem, D: Elem, const TC: usize, const TESS: bool, const PL: bool>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
+            let p_max = 8 / TC;
+            let (t, f) = if TESS { (d, s) } else { (s, d) };
+            let mut g = g;
+            let (joined, len, row_step) = units_run(r, &g, t.pixel, TESS);
+            if let Some(i) = joined {
+                g[i] = (1, 0, 0);
+            }
+            let (nv, nb) = (r.valid, r.valid.div_ceil(8));
+            let planes = _mm_loadu_si128(const { small_planes_idx(TC, !TESS) }.as_ptr().cast());
+            // SAFETY: rows in bounds (contract). A run's `len` pixels follow each other
+            // on the tiled side from the row's first (a joined level continuing them)
+            // and lie at `off` on the flat side; loads read the valid channels of the
+            // chunk's pixels (flat) or the valid slots of its groups (tiled); stores
+            // write a group's slots of the chunk's pixels (padding zero from the zeroed
+            // lanes) or the valid channels of each pixel.
+            unsafe {
+                for_each_row(src, dst, g, |sr, dr| {
+                    let (tb, fb) = if TESS {
+                        (dr, sr.cast_mut())
+                    } else {
+                        (sr.cast_mut(), dr)
+                    };
+                    let (mut q0, mut rb, mut j) = (0usize, 0usize, 0usize);
+                    while q0 < len {
+                        let n = (len - q0).min(p_max);
+                        let mut off = [0usize; 4];
+                        for o in off.iter_mut().take(n) {
+                            *o = rb + j * f.pixel;
+                            j += 1;
+                            if j == r.npix {
+                                (rb, j) = (rb + row_step, 0);
+                            }
+                        }
+                        let tc_at = tb.wrapping_add(q0 * t.pixel);
+                        for b in 0..nb {
+                            let (c0, g0) = (8 * b, b * p_max);
+                            let vb = (nv - c0).min(8);
+                            let gb = vb.div_ceil(TC);
+                            let mut v = [_mm256_setzero_si256(); 4];
+                            if TESS {
+                                for (x, &o) in v.iter_mut().zip(&off).take(n) {
+                                    let p = fb.wrapping_add(o);
+                                    *x = load8::<S>(p, Fmt::Elements(S::W), c0, vb);
+                                }
+                                transpose_units8::<TC>(&mut v);
+                                for (k, &x) in v.iter().enumerate().take(gb) {
+                                    let q = tc_at.wrapping_add((g0 + k) * d.group);
+                                    let y = convert8::<S, D>(x);
+                                    store_units::<D, PL>(q, y, n * TC, planes);
+                                }
+                            } else {
+                                for (k, x) in v.iter_mut().enumerate().take(gb) {
+                                    let nvg = (vb - k * TC).min(TC);
+                                    let p = tc_at.wrapping_add((g0 + k) * s.group);
+                                    *x = load_units::<S, TC, PL>(p, n, nvg, planes);
+                                }
+                                transpose_units8::<TC>(&mut v);
+                                for (&x, &o) in v.iter().zip(&off).take(n) {
+                                    let q = fb.wrapping_add(o);
+                                    let y = convert8::<S, D>(x);
+                                    store8::<D>(q, Fmt::Elements(D::W), c0, vb, y);
+                                }
+                            }
+                        }
+                        q0 += n;
+                    }
+                })
+            }
+        }
+
+        /// Transposes the `(8 / TC) x (8 / TC)` matrix of `TC`-lane units (`TC` = 2 or
+        /// 4 32-bit lanes) in rows `0..8 / TC` of `v`.
+        #[inline(always)]
+        fn transpose_units8<const TC: usize>(v: &mut [__m256i; 4]) {
+            const { assert!(TC == 2 || TC == 4) };
+            // SAFETY: register-only shuffles; AVX2 enabled by callers.
+            unsafe {
+                if TC == 4 {
+                    let (a, b) = (v[0], v[1]);
+                    v[0] = _mm256_permute2x128_si256::<0x20>(a, b);
+                    v[1] = _mm256_permute2x128_si256::<0x31>(a, b);
+                    return;
+                }
+                let t0 = _mm256_unpacklo_epi64(v[0], v[1]);
+                let t1 = _mm256_unpackhi_epi64(v[0], v[1]);
+                let t2 = _mm256_unpacklo_epi64(v[2], v[3]);
+                let t3 = _mm256_unpackhi_epi64(v[2], v[3]);
+                v[0] = _mm256_permute2x128_si256::<0x20>(t0, t2);
+                v[1] = _mm256_permute2x128_si256::<0x20>(t1, t3);
+                v[2] = _mm256_permute2x128_si256::<0x31>(t0, t2);
+                v[3] = _mm256_permute2x128_si256::<0x31>(t1, t3);
+            }
+        }
+
+        /// Writes the low `cnt` (`<= 8`) 32-bit lanes of `y` (`D` bits each) as `cnt`
+        /// consecutive slots of pixels of a tiled group at `q`: little-endian elements,
+        /// or (`PL`) BF16 byte planes per pixel by the shuffle `planes`.
+        ///
+        /// # Safety
+        /// Those slots are writable; AVX2 available.
+        #[inline(always)]
+        unsafe fn store_units<D: Elem, const PL: bool>(
+            q: *mut u8,
+            y: __m256i,
+            cnt: usize,
+            planes: __m128i,
+        ) {
+            // SAFETY: writes exactly the `cnt` slots (`2 * cnt` bytes of planes).
+            unsafe {
+                if !PL {
+                    return store8::<D>(q, Fmt::Elements(D::W), 0, cnt, y);
+                }
+                let x = _mm_shuffle_epi8(pack16(y), planes);
+                if cnt == 8 {
+                    _mm_storeu_si128(q.cast(), x);
+                } else {
+                    let mut a = [0u8; 16];
+                    _mm_storeu_si128(a.as_mut_ptr().cast(), x);
+                    std::ptr::copy_nonoverlapping(a.as_ptr(), q, 2 * cnt);
+                }
+            }
+        }
+
+        /// The `n` pixels of a tiled group at `p` (`TC` slots each, the first `nvg`
+        /// valid) as 32-bit lanes, pixel `j`'s slot `k` in lane `j * TC + k`, the
+        /// others zero; `PL`: BF16 byte planes per pixel, joined by the shuffle `planes`.
+        ///
+        /// # Safety
+        /// Those pixels' valid slots are readable; AVX2 available.
+        #[inline(always)]
+        unsafe fn load_units<S: Elem, const TC: usize, const PL: bool>(
+            p: *const u8,
+            n: usize,
+            nvg: usize,
+            planes: __m128i,
+        ) -> __m256i {
+            // SAFETY: whole chunks read exactly `n * TC` slots; the others only the
+            // valid slots, element by element.
+            unsafe {
+                if n * TC == 8 && nvg == TC {
+                    return match (S::W, PL) {
+                        (4, _) => _mm256_loadu_si256(p.cast()),
+                        (_, false) => _mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast())),
+                        _ => _mm256_cvtepu16_epi32(_mm_shuffle_epi8(
+                            _mm_loadu_si128(p.cast()),
+                            planes,
+                        )),
+                    };
+                }
+                let (fmt, pixel) = if PL {
+                    (Fmt::Planes(TC), 2 * TC)
+                } else {
+                    (Fmt::Elements(S::W), TC * S::W)
+                };
+                let mut a = [0u32; 8];
+                for jj in 0..n {
+                    for k in 0..nvg {
+                        a[jj * TC + k] = read::<S>(p.add(jj * pixel), fmt, k);
+                    }
+                }
+                _mm256_loadu_si256(a.as_ptr().cast())
             }
         }
 

@@ -189,7 +189,37 @@ pub(crate) unsafe fn convert_grid_raw<S: Elem, D: Elem>(
         "convert_grid: a row reaches outside its buffer"
     );
     let (row, grid, s, d) = fold_grid(row, grid, s, d);
-    let (mut row, grid, s, d) = one_slot_groups_as_channels::<S, D>(row, grid, s, d);
+    let (one_slot, grid, s, d) = one_slot_groups_as_channels::<S, D>(row, grid, s, d);
+    let mut row = one_slot.unwrap_or(row);
+    if let Some(k) = one_slot.and_then(|r| channel_slices(&r, s, d)) {
+        // Slices of `k` channels, each over the whole grid (see `channel_slices`).
+        let stride = |x: Side| match x.fmt {
+            Fmt::Elements(st) => st,
+            Fmt::Planes(_) => x.group,
+        };
+        for c0 in (0..row.valid).step_by(k) {
+            let n = k.min(row.valid - c0);
+            let slice = Row {
+                valid: n,
+                slots: n,
+                ..row
+            };
+            // SAFETY: a slice's channels are channels `c0..c0 + n` of the checked grid's
+            // one group, at the same bytes; the caller's contract as below.
+            unsafe {
+                run_grid::<S, D>(
+                    path,
+                    src.as_ptr().wrapping_add(c0 * stride(s)),
+                    s,
+                    dst.wrapping_add(c0 * stride(d)),
+                    d,
+                    slice,
+                    grid,
+                )
+            };
+        }
+        return;
+    }
     // Pixels that follow each other densely on both sides are one long run.
     if row.groups() == 1
         && row.valid == row.slots
@@ -200,12 +230,32 @@ pub(crate) unsafe fn convert_grid_raw<S: Elem, D: Elem>(
     {
         row = Row::run(row.npix * row.valid);
     }
+    // SAFETY: the assert above proved every group's source elements and destination
+    // slots lie inside `src` and the `dst_len` bytes at `dst`, which the caller lets us
+    // write.
+    unsafe { run_grid::<S, D>(path, src.as_ptr(), s, dst, d, row, grid) }
+}
+
+/// Runs a checked grid on `path` (the portable code when the CPU lacks it).
+///
+/// # Safety
+/// Every group of `row` over `grid` lies inside the source at `src` and the writable
+/// destination at `dst` (as `convert_grid_raw` asserts), no one else accesses the
+/// written slots, and source and written destination do not overlap.
+unsafe fn run_grid<S: Elem, D: Elem>(
+    path: ConvertPath,
+    src: *const u8,
+    s: Side,
+    dst: *mut u8,
+    d: Side,
+    row: Row,
+    grid: Grid,
+) {
     let path = if path.is_available() {
         path
     } else {
         ConvertPath::Portable
     };
-    let src = src.as_ptr();
     match path {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `is_available` detected AVX2 + F16C (the callee's features); the assert
@@ -254,7 +304,8 @@ fn fold_grid(mut row: Row, mut grid: Grid, mut s: Side, mut d: Side) -> (Row, Gr
 /// tile) as one group of all its channels, `group` bytes apart on each side: the same
 /// elements at the same bytes (a one-slot BF16 byte-plane group is a little-endian
 /// element), but a shape the vector paths transpose 16 pixels by 16 channels at a time.
-/// As groups, every element was a masked load and store of its own: `f32[2,13,8,128]`
+/// Returns the new row, or `None` (and the grid and sides unchanged) when the row is
+/// not such a row. As groups, every element was a masked load and store of its own: `f32[2,13,8,128]`
 /// into 1x8x16x1 tiles took 28x the contiguous Cast. A grid level that continues the
 /// row's pixels on the tiled side (a tile's H rows, when its channel body is dense)
 /// moves to the front, where the transposes join it to the row: in tiles narrower than
@@ -264,12 +315,20 @@ fn one_slot_groups_as_channels<S: Elem, D: Elem>(
     mut grid: Grid,
     s: Side,
     d: Side,
-) -> (Row, Grid, Side, Side) {
+) -> (Option<Row>, Grid, Side, Side) {
     // Only where a transpose takes it: one side's pixels single elements. (Elsewhere, one
     // element per tile, e.g. 16-bit tiles of one slot aligned to 4, it measured up to 3x
     // slower than the groups.)
-    if row.slots != 1 || row.valid < 2 || (s.pixel != S::W && d.pixel != D::W) {
-        return (row, grid, s, d);
+    // A one-slot group in BF16 byte planes of more than one slot (a plane of 8 from the
+    // DSL's converting copies) has its high byte a plane away: not an element.
+    let element = |x: Side| matches!(x.fmt, Fmt::Elements(_) | Fmt::Planes(1));
+    if row.slots != 1
+        || row.valid < 2
+        || (s.pixel != S::W && d.pixel != D::W)
+        || !element(s)
+        || !element(d)
+    {
+        return (None, grid, s, d);
     }
     let as_channels = |x: Side| Side {
         fmt: Fmt::Elements(x.group),
@@ -287,7 +346,7 @@ fn one_slot_groups_as_channels<S: Elem, D: Elem>(
     // (`f16[3,17,7,257]` into 1x8x8x1 tiles: runs of 7, 3.5x).
     let run = joined.map_or(row.npix, |i| row.npix.saturating_mul(grid[i].0));
     if run < ONE_SLOT_MIN_RUN && !(run >= 2 && row.valid >= 16) {
-        return (row, grid, s, d);
+        return (None, grid, s, d);
     }
     if let Some(i) = joined {
         grid[..=i].rotate_right(1);
@@ -297,7 +356,22 @@ fn one_slot_groups_as_channels<S: Elem, D: Elem>(
         pad: false,
         ..row
     };
-    (row, grid, as_channels(s), as_channels(d))
+    (Some(row), grid, as_channels(s), as_channels(d))
+}
+
+/// Channels per slice of a regrouped one-slot row whose channel tiles lie a multiple of
+/// [`GROUP_OUTER_ALIASED`] bytes apart on one side, or `None` to run it whole. The
+/// transposes store a chunk's pixels of every channel before the next chunk; with the
+/// channels 8 KiB apart, 40 of them fill one L1 set and evict each other's half-written
+/// lines (`f16[1,57,55,40]` into 1x8x16x1 tiles: 21x the Cast). A slice of 8 channels
+/// over the whole grid stays within the set's ways; the other side is read once per
+/// slice.
+fn channel_slices(row: &Row, s: Side, d: Side) -> Option<usize> {
+    const SLICE: usize = 8;
+    let aliased =
+        |x: Side| matches!(x.fmt, Fmt::Elements(st) if st.is_multiple_of(GROUP_OUTER_ALIASED));
+    (row.slots == row.valid && row.valid > SLICE && !row.pad && (aliased(s) || aliased(d)))
+        .then_some(SLICE)
 }
 
 /// The shortest run of pixels for which [`one_slot_groups_as_channels`] regroups a row.

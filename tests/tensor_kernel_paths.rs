@@ -884,7 +884,8 @@ fn narrow_channel_strides_match_the_oracle_on_every_path() {
 /// kernels convert a pixel's channels as one group whose elements lie a channel tile
 /// apart, by the transposes, joining a tile's H rows to its W pixels when its body is
 /// dense. Tiles 16, 2 and 1 pixels wide, partial W and H tiles (short runs over many
-/// channels), a D role, outer axes,
+/// channels), channel tiles a multiple of 1 KiB apart (written in slices of channels),
+/// a D role, outer axes,
 /// alignment gaps (one-element tiles, which keep the per-group walk), BF16 byte planes
 /// of one slot, dense and padded flat sides, both directions, every path.
 /// Spec requirement (tensor storage, MlaTiled): tiles numbered W fastest and the channel
@@ -919,6 +920,11 @@ fn one_slot_channel_tiles_match_the_oracle_on_every_path() {
         // Runs of 2 to 7 pixels over many channels (partial W tiles).
         ("3,9,7,40", "mla-tiled(roles=.HWC, tile=(1,8,8,1), align=4)"),
         ("2,5,3,20", "mla-tiled(roles=.HWC, tile=(1,4,8,1), align=2)"),
+        // Channel tiles 1 or 2 KiB apart: CastTess in slices of 8 channels.
+        (
+            "2,16,32,20",
+            "mla-tiled(roles=.HWC, tile=(1,8,16,1), align=64)",
+        ),
     ];
     check_dense_and_padded(&cases, 21);
 }

@@ -879,6 +879,24 @@ mod x86 {
         };
     }
 
+    /// Runs `$f::<S, D, TC, TESS, PL>(args)` with the row's slots (2 or 4), the
+    /// direction `$tess` and whether the tiled side is BF16 byte planes as constants.
+    macro_rules! by_units {
+        ($f:ident, $r:expr, $tess:expr, $s:expr, $d:expr, ($($arg:expr),*)) => {{
+            let tiled = if $tess { $d.fmt } else { $s.fmt };
+            match ($r.slots == 2, $tess, matches!(tiled, Fmt::Planes(_))) {
+                (true, true, true) => $f::<S, D, 2, true, true>($($arg),*),
+                (true, true, false) => $f::<S, D, 2, true, false>($($arg),*),
+                (true, false, true) => $f::<S, D, 2, false, true>($($arg),*),
+                (true, false, false) => $f::<S, D, 2, false, false>($($arg),*),
+                (false, true, true) => $f::<S, D, 4, true, true>($($arg),*),
+                (false, true, false) => $f::<S, D, 4, true, false>($($arg),*),
+                (false, false, true) => $f::<S, D, 4, false, true>($($arg),*),
+                (false, false, false) => $f::<S, D, 4, false, false>($($arg),*),
+            }
+        }};
+    }
+
     /// The format of one side with its variant fixed at compile time (`planes`), for the
     /// paths monomorphized per format variant.
     #[inline(always)]
@@ -1091,26 +1109,9 @@ mod x86 {
             g: Grid,
         ) {
             if let Some(tess) = units_fit::<S, D>(s, d, r, &g) {
-                let pl = matches!(if tess { d.fmt } else { s.fmt }, Fmt::Planes(_));
-                // SAFETY: same contract; `units_fit` checked the layout, the constants
-                // match the row's slots, direction and tiled format.
-                unsafe {
-                    match (r.slots == 2, tess, pl) {
-                        (true, true, true) => units::<S, D, 2, true, true>(src, s, dst, d, r, g),
-                        (true, true, false) => units::<S, D, 2, true, false>(src, s, dst, d, r, g),
-                        (true, false, true) => units::<S, D, 2, false, true>(src, s, dst, d, r, g),
-                        (true, false, false) => {
-                            units::<S, D, 2, false, false>(src, s, dst, d, r, g)
-                        }
-                        (false, true, true) => units::<S, D, 4, true, true>(src, s, dst, d, r, g),
-                        (false, true, false) => units::<S, D, 4, true, false>(src, s, dst, d, r, g),
-                        (false, false, true) => units::<S, D, 4, false, true>(src, s, dst, d, r, g),
-                        (false, false, false) => {
-                            units::<S, D, 4, false, false>(src, s, dst, d, r, g)
-                        }
-                    }
-                }
-                return;
+                // SAFETY: same contract; `units_fit` checked the layout, and the macro
+                // passes the row's slots, direction and tiled format as the constants.
+                return unsafe { by_units!(units, r, tess, s, d, (src, s, dst, d, r, g)) };
             }
             if !direct::<S>(s.fmt) || !direct::<D>(d.fmt) {
                 // SAFETY: same contract; `transposed` checks its own conditions.
@@ -3423,26 +3424,9 @@ mod x86 {
             g: Grid,
         ) {
             if let Some(tess) = units_fit::<S, D>(s, d, r, &g) {
-                let pl = matches!(if tess { d.fmt } else { s.fmt }, Fmt::Planes(_));
-                // SAFETY: same contract; `units_fit` checked the layout, the constants
-                // match the row's slots, direction and tiled format.
-                unsafe {
-                    match (r.slots == 2, tess, pl) {
-                        (true, true, true) => units::<S, D, 2, true, true>(src, s, dst, d, r, g),
-                        (true, true, false) => units::<S, D, 2, true, false>(src, s, dst, d, r, g),
-                        (true, false, true) => units::<S, D, 2, false, true>(src, s, dst, d, r, g),
-                        (true, false, false) => {
-                            units::<S, D, 2, false, false>(src, s, dst, d, r, g)
-                        }
-                        (false, true, true) => units::<S, D, 4, true, true>(src, s, dst, d, r, g),
-                        (false, true, false) => units::<S, D, 4, true, false>(src, s, dst, d, r, g),
-                        (false, false, true) => units::<S, D, 4, false, true>(src, s, dst, d, r, g),
-                        (false, false, false) => {
-                            units::<S, D, 4, false, false>(src, s, dst, d, r, g)
-                        }
-                    }
-                }
-                return;
+                // SAFETY: same contract; `units_fit` checked the layout, and the macro
+                // passes the row's slots, direction and tiled format as the constants.
+                return unsafe { by_units!(units, r, tess, s, d, (src, s, dst, d, r, g)) };
             }
             if direct::<S>(s.fmt) && direct::<D>(d.fmt) {
                 // SAFETY: same contract for the parts and the one-group grids.

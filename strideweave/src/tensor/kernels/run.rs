@@ -1090,6 +1090,87 @@ mod x86 {
         a
     }
 
+    /// The walk of the unit transposes (`units` of each instruction set): for every row of
+    /// `g` (a level continuing the row's pixels on the tiled side `t` joined to it, see
+    /// `units_run`), calls `block(tiled, flat, off, n, b)` for every chunk of `n <= p_max`
+    /// (at most 8) pixels and block `b < nb` of channels: `tiled` the chunk's first pixel
+    /// on the tiled side, `flat` the row's start on the flat side `f` and `off` the
+    /// chunk's pixels' offsets from it. Chunk by chunk (every block of a chunk, then the
+    /// next chunk) or, with `pieces`, in pieces of [`UNITS_PIECE`] pixels block by block.
+    ///
+    /// # Safety
+    /// The grid's rows lie inside the buffers at `src` and `dst`.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    unsafe fn for_each_unit_chunk(
+        src: *const u8,
+        dst: *mut u8,
+        (r, g, t, f, p_max, nb, pieces): (Row, Grid, Side, Side, usize, usize, bool),
+        tess: bool,
+        mut block: impl FnMut(*mut u8, *mut u8, &[usize; 8], usize, usize),
+    ) {
+        let mut g = g;
+        let (joined, len, row_step) = units_run(r, &g, t.pixel, tess);
+        if let Some(i) = joined {
+            g[i] = (1, 0, 0);
+        }
+        // SAFETY: the walk only computes pointers (wrapping); `block` gets the rows'.
+        unsafe {
+            for_each_row(src, dst, g, |sr, dr| {
+                // The tiled and flat sides' row starts (read through, or written).
+                let (tb, fb) = if tess {
+                    (dr, sr.cast_mut())
+                } else {
+                    (sr.cast_mut(), dr)
+                };
+                // The flat offset of each next pixel of the run.
+                let (mut rb, mut j) = (0usize, 0usize);
+                let mut next = || {
+                    let o = rb + j * f.pixel;
+                    j += 1;
+                    if j == r.npix {
+                        (rb, j) = (rb + row_step, 0);
+                    }
+                    o
+                };
+                let mut q0 = 0;
+                if !pieces {
+                    while q0 < len {
+                        let n = (len - q0).min(p_max);
+                        let mut off = [0usize; 8];
+                        off.iter_mut().take(n).for_each(|o| *o = next());
+                        for b in 0..nb {
+                            block(tb.wrapping_add(q0 * t.pixel), fb, &off, n, b);
+                        }
+                        q0 += n;
+                    }
+                    return;
+                }
+                let mut offs = [0usize; UNITS_PIECE];
+                while q0 < len {
+                    let piece = (len - q0).min(UNITS_PIECE);
+                    offs.iter_mut().take(piece).for_each(|o| *o = next());
+                    for b in 0..nb {
+                        for p0 in (0..piece).step_by(p_max) {
+                            let n = (piece - p0).min(p_max);
+                            let off = std::array::from_fn(|i| offs[(p0 + i).min(UNITS_PIECE - 1)]);
+                            block(tb.wrapping_add((q0 + p0) * t.pixel), fb, &off, n, b);
+                        }
+                    }
+                    q0 += piece;
+                }
+            })
+        }
+    }
+
+    /// Pixels of a run that `units` converts block of channels by block when the
+    /// tiled groups lie a multiple of [`GROUP_OUTER_ALIASED`](super::GROUP_OUTER_ALIASED) bytes apart: the groups
+    /// of a block take the piece's pixels in one stream each, while the piece's flat
+    /// pixels stay in L1 for the next block. Chunk by chunk over all blocks, the
+    /// groups of 512 channels in tiles 4 KiB apart wrote 128 lines of one L1 set per
+    /// chunk (`f16[3,64,8,512]` into 1x1x2x4 tiles: 260 us against 45 us).
+    const UNITS_PIECE: usize = 64;
+
     pub(super) mod avx512 {
         use super::*;
         use crate::tensor::kernels::transpose::{transpose16, transpose_units};
@@ -2643,12 +2724,6 @@ mod x86 {
             // `UNITS_PIECE`); elsewhere chunk by chunk, each pixel's channels read at once
             // (1.2x faster for `f16[1,56,56,64]` into 1x4x4x2 tiles, groups 12.25 KiB apart).
             let pieces = t.group.is_multiple_of(super::super::GROUP_OUTER_ALIASED);
-            // A level that continues the row's pixels on the tiled side joins the row.
-            let mut g = g;
-            let (joined, len, row_step) = units_run(r, &g, t.pixel, TESS);
-            if let Some(i) = joined {
-                g[i] = (1, 0, 0);
-            }
             let (nv, nb) = (r.valid, r.valid.div_ceil(16));
             let planes = _mm512_loadu_si512(const { small_planes_idx(TC, !TESS) }.as_ptr().cast());
             // 16 16-bit source elements to and from 32-bit lanes (4-byte ones stay).
@@ -2667,140 +2742,84 @@ mod x86 {
             // the unit masks), stores write a group's slots of the chunk's pixels (tiled:
             // all `TC`, padding zero from the zeroed lanes) or the valid channels.
             unsafe {
-                for_each_row(src, dst, g, |sr, dr| {
-                    // The tiled and flat sides' row starts (read through, or written).
-                    let (tb, fb) = if TESS {
-                        (dr, sr.cast_mut())
+                let walk = (r, g, t, f, p_max, nb, pieces);
+                for_each_unit_chunk(src, dst, walk, TESS, |tc_at, fb, off, n, b| {
+                    let c0 = 16 * b;
+                    let vb = (nv - c0).min(16);
+                    let gb = vb.div_ceil(TC);
+                    let g0 = b * p_max;
+                    let mut v = [_mm512_setzero_si512(); 16];
+                    if TESS {
+                        let cm = mask(vb);
+                        seq16!(i => {
+                            if i < 8 && i < n {
+                                let p = fb.wrapping_add(off[i] + c0 * S::W);
+                                v[i] = if S::W == 4 {
+                                    _mm512_maskz_loadu_epi32(cm, p.cast())
+                                } else {
+                                    to32(_mm256_maskz_loadu_epi16(cm, p.cast()))
+                                };
+                            }
+                        });
+                        transpose_units::<TC>(&mut v);
+                        let wm = mask(n * TC);
+                        seq16!(k => {
+                            if k < 8 && k < gb {
+                                let q = tc_at.wrapping_add((g0 + k) * d.group);
+                                let y = convert16::<S, D>(from32(v[k]));
+                                if D::W == 4 {
+                                    _mm512_mask_storeu_epi32(q.cast(), wm, y);
+                                } else {
+                                    let y = if PL { _mm512_shuffle_epi8(y, planes) } else { y };
+                                    _mm256_mask_storeu_epi16(q.cast(), wm, _mm512_castsi512_si256(y));
+                                }
+                            }
+                        });
                     } else {
-                        (sr.cast_mut(), dr)
-                    };
-                    // Chunk `n` pixels (flat offsets `off`, tiled side at `tc_at`), block
-                    // `b` of 16 channels.
-                    let block = |tc_at: *mut u8, off: &[usize; 8], n: usize, b: usize| {
-                        let c0 = 16 * b;
-                        let vb = (nv - c0).min(16);
-                        let gb = vb.div_ceil(TC);
-                        let g0 = b * p_max;
-                        let mut v = [_mm512_setzero_si512(); 16];
-                        if TESS {
-                            let cm = mask(vb);
-                            seq16!(i => {
-                                if i < 8 && i < n {
-                                    let p = fb.wrapping_add(off[i] + c0 * S::W);
-                                    v[i] = if S::W == 4 {
-                                        _mm512_maskz_loadu_epi32(cm, p.cast())
+                        seq16!(k => {
+                            if k < 8 && k < gb {
+                                let nvg = (vb - k * TC).min(TC);
+                                let p = tc_at.wrapping_add((g0 + k) * s.group);
+                                // Whole groups of a whole chunk: every lane.
+                                let whole = n == p_max && nvg == TC;
+                                let lanes = |bytes: bool| {
+                                    if whole {
+                                        u32::MAX
                                     } else {
-                                        to32(_mm256_maskz_loadu_epi16(cm, p.cast()))
-                                    };
-                                }
-                            });
-                            transpose_units::<TC>(&mut v);
-                            let wm = mask(n * TC);
-                            seq16!(k => {
-                                if k < 8 && k < gb {
-                                    let q = tc_at.wrapping_add((g0 + k) * d.group);
-                                    let y = convert16::<S, D>(from32(v[k]));
-                                    if D::W == 4 {
-                                        _mm512_mask_storeu_epi32(q.cast(), wm, y);
-                                    } else {
-                                        let y = if PL { _mm512_shuffle_epi8(y, planes) } else { y };
-                                        _mm256_mask_storeu_epi16(q.cast(), wm, _mm512_castsi512_si256(y));
+                                        unit_mask::<TC>(n, nvg, bytes)
                                     }
-                                }
-                            });
-                        } else {
-                            seq16!(k => {
-                                if k < 8 && k < gb {
-                                    let nvg = (vb - k * TC).min(TC);
-                                    let p = tc_at.wrapping_add((g0 + k) * s.group);
-                                    // Whole groups of a whole chunk: every lane.
-                                    let whole = n == p_max && nvg == TC;
-                                    let lanes = |bytes: bool| {
-                                        if whole {
-                                            u32::MAX
-                                        } else {
-                                            unit_mask::<TC>(n, nvg, bytes)
-                                        }
-                                    };
-                                    v[k] = if S::W == 4 {
-                                        let m = lanes(false) as __mmask16;
-                                        _mm512_maskz_loadu_epi32(m, p.cast())
-                                    } else if PL {
-                                        let m = lanes(true);
-                                        let x = _mm256_maskz_loadu_epi8(m, p.cast());
-                                        let x = _mm512_shuffle_epi8(_mm512_zextsi256_si512(x), planes);
-                                        to32(_mm512_castsi512_si256(x))
-                                    } else {
-                                        let m = lanes(false) as __mmask16;
-                                        to32(_mm256_maskz_loadu_epi16(m, p.cast()))
-                                    };
-                                }
-                            });
-                            transpose_units::<TC>(&mut v);
-                            let cm = mask(vb);
-                            seq16!(i => {
-                                if i < 8 && i < n {
-                                    let q = fb.wrapping_add(off[i] + c0 * D::W);
-                                    let y = convert16::<S, D>(from32(v[i]));
-                                    if D::W == 4 {
-                                        _mm512_mask_storeu_epi32(q.cast(), cm, y);
-                                    } else {
-                                        _mm256_mask_storeu_epi16(q.cast(), cm, _mm512_castsi512_si256(y));
-                                    }
-                                }
-                            });
-                        }
-                    };
-                    // The flat offset of each next pixel of the run.
-                    let (mut rb, mut j) = (0usize, 0usize);
-                    let mut next = || {
-                        let o = rb + j * f.pixel;
-                        j += 1;
-                        if j == r.npix {
-                            (rb, j) = (rb + row_step, 0);
-                        }
-                        o
-                    };
-                    let mut q0 = 0;
-                    if !pieces {
-                        while q0 < len {
-                            let n = (len - q0).min(p_max);
-                            let mut off = [0usize; 8];
-                            off.iter_mut().take(n).for_each(|o| *o = next());
-                            for b in 0..nb {
-                                block(tb.wrapping_add(q0 * t.pixel), &off, n, b);
+                                };
+                                v[k] = if S::W == 4 {
+                                    let m = lanes(false) as __mmask16;
+                                    _mm512_maskz_loadu_epi32(m, p.cast())
+                                } else if PL {
+                                    let m = lanes(true);
+                                    let x = _mm256_maskz_loadu_epi8(m, p.cast());
+                                    let x = _mm512_shuffle_epi8(_mm512_zextsi256_si512(x), planes);
+                                    to32(_mm512_castsi512_si256(x))
+                                } else {
+                                    let m = lanes(false) as __mmask16;
+                                    to32(_mm256_maskz_loadu_epi16(m, p.cast()))
+                                };
                             }
-                            q0 += n;
-                        }
-                        return;
-                    }
-                    let mut offs = [0usize; UNITS_PIECE];
-                    while q0 < len {
-                        // A piece of the run: its pixels' flat offsets, then each block of
-                        // channels over all its chunks.
-                        let piece = (len - q0).min(UNITS_PIECE);
-                        offs.iter_mut().take(piece).for_each(|o| *o = next());
-                        for b in 0..nb {
-                            for p0 in (0..piece).step_by(p_max) {
-                                let n = (piece - p0).min(p_max);
-                                let off =
-                                    std::array::from_fn(|i| offs[(p0 + i).min(UNITS_PIECE - 1)]);
-                                block(tb.wrapping_add((q0 + p0) * t.pixel), &off, n, b);
+                        });
+                        transpose_units::<TC>(&mut v);
+                        let cm = mask(vb);
+                        seq16!(i => {
+                            if i < 8 && i < n {
+                                let q = fb.wrapping_add(off[i] + c0 * D::W);
+                                let y = convert16::<S, D>(from32(v[i]));
+                                if D::W == 4 {
+                                    _mm512_mask_storeu_epi32(q.cast(), cm, y);
+                                } else {
+                                    _mm256_mask_storeu_epi16(q.cast(), cm, _mm512_castsi512_si256(y));
+                                }
                             }
-                        }
-                        q0 += piece;
+                        });
                     }
                 })
             }
         }
-
-        /// Pixels of a run that `units` converts block of channels by block when the
-        /// tiled groups lie a multiple of [`GROUP_OUTER_ALIASED`](super::super::GROUP_OUTER_ALIASED) bytes apart: the groups
-        /// of a block take the piece's pixels in one stream each, while the piece's flat
-        /// pixels stay in L1 for the next block. Chunk by chunk over all blocks, the
-        /// groups of 512 channels in tiles 4 KiB apart wrote 128 lines of one L1 set per
-        /// chunk (`f16[3,64,8,512]` into 1x1x2x4 tiles: 260 us against 45 us).
-        const UNITS_PIECE: usize = 64;
 
         /// CastTess from strided channels of dense pixels (see [`transposed`]).
         ///
@@ -3481,11 +3500,6 @@ mod x86 {
         ) {
             let p_max = 8 / TC;
             let (t, f) = if TESS { (d, s) } else { (s, d) };
-            let mut g = g;
-            let (joined, len, row_step) = units_run(r, &g, t.pixel, TESS);
-            if let Some(i) = joined {
-                g[i] = (1, 0, 0);
-            }
             let (nv, nb) = (r.valid, r.valid.div_ceil(8));
             let planes = _mm_loadu_si128(const { small_planes_idx(TC, !TESS) }.as_ptr().cast());
             // SAFETY: rows in bounds (contract). A run's `len` pixels follow each other
@@ -3495,55 +3509,35 @@ mod x86 {
             // write a group's slots of the chunk's pixels (padding zero from the zeroed
             // lanes) or the valid channels of each pixel.
             unsafe {
-                for_each_row(src, dst, g, |sr, dr| {
-                    let (tb, fb) = if TESS {
-                        (dr, sr.cast_mut())
+                let walk = (r, g, t, f, p_max, nb, false);
+                for_each_unit_chunk(src, dst, walk, TESS, |tc_at, fb, off, n, b| {
+                    let (c0, g0) = (8 * b, b * p_max);
+                    let vb = (nv - c0).min(8);
+                    let gb = vb.div_ceil(TC);
+                    let mut v = [_mm256_setzero_si256(); 4];
+                    if TESS {
+                        for (x, &o) in v.iter_mut().zip(off).take(n) {
+                            let p = fb.wrapping_add(o);
+                            *x = load8::<S>(p, Fmt::Elements(S::W), c0, vb);
+                        }
+                        transpose_units8::<TC>(&mut v);
+                        for (k, &x) in v.iter().enumerate().take(gb) {
+                            let q = tc_at.wrapping_add((g0 + k) * d.group);
+                            let y = convert8::<S, D>(x);
+                            store_units::<D, PL>(q, y, n * TC, planes);
+                        }
                     } else {
-                        (sr.cast_mut(), dr)
-                    };
-                    let (mut q0, mut rb, mut j) = (0usize, 0usize, 0usize);
-                    while q0 < len {
-                        let n = (len - q0).min(p_max);
-                        let mut off = [0usize; 4];
-                        for o in off.iter_mut().take(n) {
-                            *o = rb + j * f.pixel;
-                            j += 1;
-                            if j == r.npix {
-                                (rb, j) = (rb + row_step, 0);
-                            }
+                        for (k, x) in v.iter_mut().enumerate().take(gb) {
+                            let nvg = (vb - k * TC).min(TC);
+                            let p = tc_at.wrapping_add((g0 + k) * s.group);
+                            *x = load_units::<S, TC, PL>(p, n, nvg, planes);
                         }
-                        let tc_at = tb.wrapping_add(q0 * t.pixel);
-                        for b in 0..nb {
-                            let (c0, g0) = (8 * b, b * p_max);
-                            let vb = (nv - c0).min(8);
-                            let gb = vb.div_ceil(TC);
-                            let mut v = [_mm256_setzero_si256(); 4];
-                            if TESS {
-                                for (x, &o) in v.iter_mut().zip(&off).take(n) {
-                                    let p = fb.wrapping_add(o);
-                                    *x = load8::<S>(p, Fmt::Elements(S::W), c0, vb);
-                                }
-                                transpose_units8::<TC>(&mut v);
-                                for (k, &x) in v.iter().enumerate().take(gb) {
-                                    let q = tc_at.wrapping_add((g0 + k) * d.group);
-                                    let y = convert8::<S, D>(x);
-                                    store_units::<D, PL>(q, y, n * TC, planes);
-                                }
-                            } else {
-                                for (k, x) in v.iter_mut().enumerate().take(gb) {
-                                    let nvg = (vb - k * TC).min(TC);
-                                    let p = tc_at.wrapping_add((g0 + k) * s.group);
-                                    *x = load_units::<S, TC, PL>(p, n, nvg, planes);
-                                }
-                                transpose_units8::<TC>(&mut v);
-                                for (&x, &o) in v.iter().zip(&off).take(n) {
-                                    let q = fb.wrapping_add(o);
-                                    let y = convert8::<S, D>(x);
-                                    store8::<D>(q, Fmt::Elements(D::W), c0, vb, y);
-                                }
-                            }
+                        transpose_units8::<TC>(&mut v);
+                        for (&x, &o) in v.iter().zip(off).take(n) {
+                            let q = fb.wrapping_add(o);
+                            let y = convert8::<S, D>(x);
+                            store8::<D>(q, Fmt::Elements(D::W), c0, vb, y);
                         }
-                        q0 += n;
                     }
                 })
             }

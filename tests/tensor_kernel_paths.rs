@@ -922,7 +922,7 @@ fn one_slot_channel_tiles_match_the_oracle_on_every_path() {
         ("2,5,3,20", "mla-tiled(roles=.HWC, tile=(1,4,8,1), align=2)"),
         // Channel tiles 1 or 2 KiB apart: CastTess in slices of 8 channels.
         (
-            "2,16,32,20",
+            "1,16,32,20",
             "mla-tiled(roles=.HWC, tile=(1,8,16,1), align=64)",
         ),
     ];
@@ -992,7 +992,7 @@ fn check_dense_and_padded(cases: &[(&str, &str)], seed: u64) {
 fn two_and_four_slot_channel_tiles_match_the_oracle_on_every_path() {
     let cases = [
         (
-            "2,4,128,40",
+            "1,4,128,20",
             "mla-tiled(roles=.HWC, tile=(1,1,16,4), align=1)",
         ),
         (

@@ -549,6 +549,51 @@ fn tile_row_runs_and_wide_few_channel_chunks_match_the_oracle_on_every_path() {
     check_cases(&cases, &pairs, 17, true);
 }
 
+/// Tensors of many outer indices (or D tiles) and few rows of tiles each, the last an
+/// edge: the kernels convert the same row of tiles of every outer index in one grid
+/// (rows across), zeroing the edge rows' missing pixels and the alignment gaps of each
+/// row, and clip those blocks to a thread's part. MlaTiled and MlaCBlocked, every path
+/// and thread count, both directions.
+/// Spec requirement (tensor storage, MlaTiled and MlaCBlocked): tiles numbered with the outer axes
+/// slowest, pixels D/H/W, positions past a logical extent written as zero and never
+/// read, alignment gaps zero; conversions bit-exact.
+#[test]
+fn tile_rows_across_outer_indices_match_the_oracle_on_every_path() {
+    let cases = [
+        // 8 outer indices of 4 rows of tiles, the last an edge of 2 pixel rows.
+        (
+            "8,14,31,12",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        // Edge rows of 1 pixel row, partial W tiles, alignment gaps after every tile.
+        (
+            "6,7,7,5",
+            "mla-tiled(roles=.HWC, tile=(1,3,2,8), align=128)",
+        ),
+        // Two outer axes (16 indices), one row of tiles each, an edge one.
+        (
+            "4,4,3,10,20",
+            "mla-tiled(roles=..HWC, tile=(1,4,4,16), align=64)",
+        ),
+        // D tiles of one pixel across (no D extent in a tile), over two outer indices.
+        (
+            "2,9,5,6,7",
+            "mla-tiled(roles=.DHWC, tile=(1,4,4,8), align=64)",
+        ),
+        // A D extent in the tile: its rows stay runs.
+        (
+            "5,3,5,6,7",
+            "mla-tiled(roles=.DHWC, tile=(2,4,4,8), align=64)",
+        ),
+        // MlaCBlocked: a full and an edge row of tiles per outer index, with and
+        // without alignment gaps.
+        ("8,7,3,60", "mla-cblocked(tile=(4,4), align=64)"),
+        ("9,5,7,20", "mla-cblocked(tile=(3,2), align=256)"),
+    ];
+    let pairs = [("f16", "f16"), ("f32", "bf16"), ("bf16", "f32")];
+    check_cases(&cases, &pairs, 29, true);
+}
+
 /// Tiles one pixel row high whose W tiles follow each other on both sides (no alignment
 /// gap), and tiles of one pixel (with or without a gap): the kernels join those W tiles,
 /// and the tile rows after them, into one long row of pixels (or take the W tiles as

@@ -472,13 +472,9 @@ impl TileRows {
         self.walk.count() as usize
     }
 
-    /// The rows `range` as runs (see [`for_row_runs`]).
-    fn for_row_runs(
-        &self,
-        range: std::ops::Range<usize>,
-        f: impl FnMut(TileRow, usize, [usize; 2]),
-    ) {
-        for_row_runs(&self.walk, range, f)
+    /// The rows `range` as blocks (see [`for_row_blocks`]).
+    fn for_row_blocks(&self, range: std::ops::Range<usize>, f: impl FnMut(RowBlock)) {
+        for_row_blocks(&self.walk, range, f)
     }
 
     /// The (up to two) grids of a row: `(W tiles, pixels per tile, first W tile)`.
@@ -490,21 +486,55 @@ impl TileRows {
     }
 }
 
-/// Calls `f(first, n, steps)` with the rows `range` of the row walk `walk` (in its order)
-/// as runs of `n` rows: row `i` of a run starts `i * steps[0]` input bytes and `i *
-/// steps[1]` tiles after `first`, its digits `i` H tiles further, and shares `first`'s
-/// valid extents. Over a whole walk of at least [`RUNS_MIN_ROWS`] rows, the runs are
-/// [`TileWalk::runs`]' blocks (a tensor's rows of whole H tiles at once), so a row costs
-/// a few additions instead of a step of the walk, about 6 ns (`f16[8,28,7,7]`: 112
-/// rows); a part of a walk, or a short one, goes row by row.
-fn for_row_runs(
-    walk: &TileWalk,
-    range: std::ops::Range<usize>,
-    mut f: impl FnMut(TileRow, usize, [usize; 2]),
-) {
+/// A block of rows of a row walk: `n` rows `steps` apart from `first` (row `i` starts
+/// `i * steps[0]` input bytes and `i * steps[1]` tiles after it, `i` H tiles further),
+/// and that run again `across` times, `astep` apart (input bytes, tiles), along digit
+/// `adigit` of the rows (the D tiles or the outer index). Every row of a block shares
+/// `first`'s valid extents.
+#[derive(Clone, Copy)]
+struct RowBlock {
+    first: TileRow,
+    n: usize,
+    steps: [usize; 2],
+    across: usize,
+    astep: [usize; 2],
+    adigit: usize,
+}
+
+impl RowBlock {
+    /// A block of the one row `first`.
+    fn one(first: TileRow) -> Self {
+        RowBlock {
+            first,
+            n: 1,
+            steps: [0, 0],
+            across: 1,
+            astep: [0, 0],
+            adigit: 0,
+        }
+    }
+
+    /// The first row of run `k` across.
+    fn run(&self, k: usize) -> TileRow {
+        let mut row = TileRow {
+            idx0: self.first.idx0 + k * self.astep[1],
+            base: self.first.base + k * self.astep[0],
+            ..self.first
+        };
+        row.digits[self.adigit] += k;
+        row
+    }
+}
+
+/// Calls `f` with the rows `range` of the row walk `walk` (in its order) as blocks (see
+/// [`RowBlock`]). Over a whole walk of at least [`RUNS_MIN_ROWS`] rows, the blocks are
+/// [`TileWalk::runs`]' (a tensor's rows of whole H tiles at once, for each D tile and
+/// outer index), so a row costs a few additions instead of a step of the walk, about
+/// 6 ns (`f16[8,28,7,7]`: 112 rows); a part of a walk, or a short one, goes row by row.
+fn for_row_blocks(walk: &TileWalk, range: std::ops::Range<usize>, mut f: impl FnMut(RowBlock)) {
     let rows = walk.count() as usize;
     if range != (0..rows) || rows < RUNS_MIN_ROWS {
-        return for_tiles(walk, range, |t| f(tile_row(t), 1, [0, 0]));
+        return for_tiles(walk, range, |t| f(RowBlock::one(tile_row(t))));
     }
     for b in walk.runs() {
         let first = tile_row(&b);
@@ -513,26 +543,37 @@ fn for_row_runs(
             b.steps(0).map(|x| x as usize),
             b.steps(1).map(|x| x as usize),
         );
+        let block = |first: TileRow, across: usize, d: usize, adigit: usize| RowBlock {
+            first,
+            n,
+            steps: [si[0], st[0]],
+            across,
+            astep: [si[d], st[d]],
+            adigit,
+        };
+        if c1 == 1 {
+            // Outer indices across (D tiles absent or one).
+            f(block(first, c2, 2, 0));
+            continue;
+        }
         for i2 in 0..c2 {
-            for i1 in 0..c1 {
-                let row = TileRow {
-                    idx0: first.idx0 + i1 * st[1] + i2 * st[2],
-                    base: first.base + i1 * si[1] + i2 * si[2],
-                    digits: [first.digits[0] + i2, first.digits[1] + i1, first.digits[2]],
-                    ..first
-                };
-                f(row, n, [si[0], st[0]]);
-            }
+            let mut row = TileRow {
+                idx0: first.idx0 + i2 * st[2],
+                base: first.base + i2 * si[2],
+                ..first
+            };
+            row.digits[0] += i2;
+            f(block(row, c1, 1, 1));
         }
     }
 }
 
-/// Walks of fewer rows than this go row by row in [`for_row_runs`]: setting up the
+/// Walks of fewer rows than this go row by row in [`for_row_blocks`]: setting up the
 /// blocks (copies of a few-hundred-byte `TileAt`) cost about 90 ns, 15 rows' steps
 /// (`bf16[1,13,17,3]` into (4,4) blocks, 4 rows: 0.38 -> 0.47 us with blocks).
 const RUNS_MIN_ROWS: usize = 16;
 
-/// Row `i` of a run of [`for_row_runs`].
+/// Row `i` of a run of a [`RowBlock`].
 fn run_row(first: &TileRow, i: usize, steps: [usize; 2]) -> TileRow {
     TileRow {
         idx0: first.idx0 + i * steps[1],
@@ -542,26 +583,36 @@ fn run_row(first: &TileRow, i: usize, steps: [usize; 2]) -> TileRow {
     }
 }
 
-/// [`for_row_runs`] over the rows of `walk` in `part` (whose digit `part.digit` lies in
-/// `part.range`), each run clipped to them.
-fn for_part_runs(
-    walk: &TileWalk,
-    part: &UntessPart,
-    mut f: impl FnMut(TileRow, usize, [usize; 2]),
-) {
-    for_row_runs(walk, 0..walk.count() as usize, |tr, n, steps| {
-        let (lo, hi) = if part.digit == 2 {
+/// [`for_row_blocks`] over the rows of `walk` in `part` (whose digit `part.digit` lies
+/// in `part.range`), each block clipped to them.
+fn for_part_blocks(walk: &TileWalk, part: &UntessPart, mut f: impl FnMut(RowBlock)) {
+    let clip = |d: usize, n: usize| {
+        let clip = |x: usize| x.saturating_sub(d).min(n);
+        (clip(part.range.0), clip(part.range.1))
+    };
+    for_row_blocks(walk, 0..walk.count() as usize, |b| {
+        if part.digit == 2 {
             // The H tile digit advances along a run.
-            let d = tr.digits[2];
-            let clip = |x: usize| x.saturating_sub(d).min(n);
-            (clip(part.range.0), clip(part.range.1))
-        } else if (part.range.0..part.range.1).contains(&tr.digits[part.digit]) {
-            (0, n)
-        } else {
-            (0, 0)
-        };
-        if lo < hi {
-            f(run_row(&tr, lo, steps), hi - lo, steps);
+            let (lo, hi) = clip(b.first.digits[2], b.n);
+            if lo < hi {
+                f(RowBlock {
+                    first: run_row(&b.first, lo, b.steps),
+                    n: hi - lo,
+                    ..b
+                });
+            }
+        } else if part.digit == b.adigit {
+            // The digit advances across the runs.
+            let (lo, hi) = clip(b.first.digits[b.adigit], b.across);
+            if lo < hi {
+                f(RowBlock {
+                    first: b.run(lo),
+                    across: hi - lo,
+                    ..b
+                });
+            }
+        } else if (part.range.0..part.range.1).contains(&b.first.digits[part.digit]) {
+            f(b);
         }
     });
 }
@@ -631,7 +682,7 @@ impl<R: Copy> RowBatch<R> {
 }
 
 impl RowBatch<TileRow> {
-    /// Pushes a run of `n` rows from `first`, `steps` apart (see [`for_row_runs`]): at
+    /// Pushes a run of `n` rows from `first`, `steps` apart (see [`RowBlock`]): at
     /// once when `whole` (its rows follow each other as `follows` requires), else row by
     /// row. Inlined: called per row of a short walk, a call cost 10% of `bf16[1,13,17,3]`.
     #[inline(always)]
@@ -647,6 +698,42 @@ impl RowBatch<TileRow> {
         }
         for i in 0..n {
             self.push(run_row(&first, i, steps), follows, &mut flush);
+        }
+    }
+
+    /// Pushes block `b` (see [`RowBlock`]); rows `chain` apart (input bytes, tiles)
+    /// follow each other. When its runs across outnumber its rows, each of its rows is
+    /// emitted at once with the same row of every run, `emit(row, across, astep)`:
+    /// with `flat` (no D extent), and unless the runs follow each other anyway (then
+    /// the batch joins them all). Otherwise run by run into the batch, `emit(first, n,
+    /// chain)` for its runs of rows that follow each other (`whole` rows, as
+    /// `push_rows`). `f32[8,14,31,12]` into 1x4x4x16 tiles: 4 rows of tiles per image,
+    /// the last an edge, were 16 conversion calls, one per run; by rows across the
+    /// images, 4.
+    #[inline(always)]
+    fn push_block(
+        &mut self,
+        b: RowBlock,
+        chain: [usize; 2],
+        flat: bool,
+        whole: impl Fn(&TileRow) -> bool,
+        follows: impl Fn((TileRow, usize), &TileRow) -> bool + Copy,
+        mut emit: impl FnMut(TileRow, usize, [usize; 2]),
+    ) {
+        let runs_follow = whole(&b.first)
+            && b.steps == chain
+            && b.n.checked_mul(chain[0]) == Some(b.astep[0])
+            && b.n.checked_mul(chain[1]) == Some(b.astep[1]);
+        if flat && b.across > b.n && !runs_follow {
+            for i in 0..b.n {
+                emit(run_row(&b.first, i, b.steps), b.across, b.astep);
+            }
+            return;
+        }
+        for k in 0..b.across {
+            let first = b.run(k);
+            let w = whole(&first) && b.steps == chain;
+            self.push_rows((first, b.n, b.steps), w, follows, |f, n| emit(f, n, chain));
         }
     }
 }
@@ -752,17 +839,17 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
         slots: tc,
         pad: true,
     };
-    // Converts `n` consecutive rows of tiles from `f` (see the batching below; `n > 1`
-    // only for rows without a D extent): full W tiles in one grid, a partial last one
-    // in another.
-    let convert_rows = |f: &TileRow, n: usize| {
+    // Converts `n` rows of tiles from `f`, `step` apart (input bytes, tiles; see the
+    // batching below; `n > 1` only for rows without a D extent): full W tiles in one
+    // grid, a partial last one in another.
+    let convert_rows = |f: &TileRow, n: usize, step: [usize; 2]| {
         for (n_w, npix, wt0) in rows.w_runs() {
             if n_w == 0 {
                 continue;
             }
             let w_level = (n_w, rows.tile[2] * s[2], tile_bytes);
             let grid = if n > 1 {
-                let rows_level = (n, rows.tile[1] * s[1], rows.nt[2] * tile_bytes);
+                let rows_level = (n, step[0], step[1] * tile_bytes);
                 [rows_level, w_level, (f.valid[1], s[1], ph)]
             } else {
                 [w_level, (f.valid[0], s[0], pd), (f.valid[1], s[1], ph)]
@@ -810,17 +897,17 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
     // the partial last W tile of each row (the rows of a run are whole, and their tiles
     // `nt[2]` apart). One call for a run's rows: a call per row cost about 6 ns, most of a
     // small row's time (f16[8,28,7,7] into 1x2x4x8 tiles).
-    let zero_missing = |f: &TileRow, n: usize| {
+    let zero_missing = |f: &TileRow, n: usize, step: usize| {
         let full_rows = f.valid == [rows.tile[0], rows.tile[1]];
         let channel_tiles = (rows.nt[3], rows.n_spatial * tile_bytes);
-        let rows_level = (n, rows.nt[2] * tile_bytes);
-        let zero = |wt: usize, outer: (usize, usize), vw: usize| {
+        let rows_level = (n, step * tile_bytes);
+        let zero = |idx0: usize, wt: usize, outer: (usize, usize), vw: usize| {
             // SAFETY: W tiles `wt..` of these rows, in every channel tile, belong to these
             // rows only, and each row is in exactly one range.
             unsafe {
                 zero_missing_pixels(
                     &out,
-                    (f.idx0 + wt) * tile_bytes,
+                    (idx0 + wt) * tile_bytes,
                     channel_tiles,
                     outer,
                     rows.tile,
@@ -831,19 +918,35 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
             }
         };
         if !full_rows {
-            // An edge row (never batched): its full W tiles as one more level.
-            zero(0, (rows.full_w, tile_bytes), rows.tile[2]);
+            // Edge rows (batched only across): their full W tiles as one more level.
+            for k in 0..n {
+                zero(
+                    f.idx0 + k * step,
+                    0,
+                    (rows.full_w, tile_bytes),
+                    rows.tile[2],
+                );
+            }
         }
         if rows.last_w > 0 {
-            zero(rows.full_w, rows_level, rows.last_w);
+            zero(f.idx0, rows.full_w, rows_level, rows.last_w);
         }
     };
-    let emit = |f: TileRow, n: usize| {
+    let (rs_src, rs_tiles) = (rows.tile[1] * s[1], rows.nt[2]);
+    // `n` rows from `f`, `step` apart: consecutive ones (`[rs_src, rs_tiles]`), or the
+    // same row of `n` outer indices or D tiles.
+    let emit = |f: TileRow, n: usize, step: [usize; 2]| {
         if gap > 0 {
-            zero_gaps(&f, n);
+            if step == [rs_src, rs_tiles] {
+                zero_gaps(&f, n);
+            } else {
+                for k in 0..n {
+                    zero_gaps(&run_row(&f, k, step), 1);
+                }
+            }
         }
-        zero_missing(&f, n);
-        convert_rows(&f, n);
+        zero_missing(&f, n, step[1]);
+        convert_rows(&f, n, step);
     };
     for_ranges(exec, rows.count(), |range| {
         let mut batch = RowBatch::new();
@@ -851,7 +954,6 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
         // row further on both sides) are one conversion: about 50 ns of call, extent
         // checks and walk per row otherwise (f32[1,64,64,16] into 1x1x64x16 tiles: 64
         // calls took 2.5x the contiguous Cast).
-        let (rs_src, rs_tiles) = (rows.tile[1] * s[1], rows.nt[2]);
         let batchable = |t: &TileRow| rows.tile[0] == 1 && t.valid[1] == rows.tile[1];
         let follows = |(f, n): (TileRow, usize), t: &TileRow| {
             batchable(&f)
@@ -859,11 +961,11 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
                 && n.checked_mul(rs_src).and_then(|x| x.checked_add(f.base)) == Some(t.base)
                 && n.checked_mul(rs_tiles).and_then(|x| x.checked_add(f.idx0)) == Some(t.idx0)
         };
-        rows.for_row_runs(range, |tr, n, steps| {
-            let whole = batchable(&tr) && steps == [rs_src, rs_tiles];
-            batch.push_rows((tr, n, steps), whole, follows, emit);
+        let chain = [rs_src, rs_tiles];
+        rows.for_row_blocks(range, |b| {
+            batch.push_block(b, chain, rows.tile[0] == 1, batchable, follows, emit);
         });
-        batch.finish(emit);
+        batch.finish(|f, n| emit(f, n, chain));
     });
 }
 
@@ -958,12 +1060,13 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
     let full_w = g.w as usize / tw;
     let nrows = dst.len() / (tile_bytes * n_tw);
     let row_len = tile_bytes * n_tw;
-    // Converts `c` consecutive rows from row `i0` of `chunk` (first input pixel `b0`,
-    // `vh` valid H rows; `c > 1` only for whole rows one tile row apart).
-    let convert = |chunk: &mut [u8], (i0, b0, vh, c): (usize, usize, usize, usize)| {
+    // Converts `c` rows from row `i0` of `chunk` (first input pixel `b0`, `vh` valid H
+    // rows), `step` apart (input bytes, rows): whole rows one tile row apart, or one
+    // row of several outer indices.
+    let convert = |chunk: &mut [u8], (i0, b0, vh): (usize, usize, usize), c, step: [usize; 2]| {
         for (n_w, wt0, row) in cblocked_w_runs(g, true) {
             let grid = [
-                (c, th * sh, row_len),
+                (c, step[0], step[1] * row_len),
                 (n_w, tw * sw, tile_bytes),
                 (vh, sh, ph),
             ];
@@ -975,6 +1078,7 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
     // A run of `c` rows from row `i0` of `chunk`: alignment gaps and the tiles with
     // missing pixels (all of an edge row's, else those from `full_w` on) zeroed, then
     // converted; per run, just before its conversion, as in `pack_tiled`.
+    let first_partial = |vh: usize| if vh < th { 0 } else { full_w };
     let emit = |chunk: &mut [u8], (i0, b0, vh): (usize, usize, usize), c: usize| {
         let rows_bytes = &mut chunk[i0 * row_len..(i0 + c) * row_len];
         zero_strided(
@@ -983,16 +1087,26 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
             tile_bytes,
             tile_bytes - tile_raw,
         );
-        let first_partial = if vh < th { 0 } else { full_w };
         for row in rows_bytes.chunks_exact_mut(row_len) {
-            zero_strided(
-                &mut row[first_partial * tile_bytes..],
-                n_tw - first_partial,
-                tile_bytes,
-                tile_raw,
-            );
+            let p = first_partial(vh);
+            zero_strided(&mut row[p * tile_bytes..], n_tw - p, tile_bytes, tile_raw);
         }
-        convert(chunk, (i0, b0, vh, c));
+        convert(chunk, (i0, b0, vh), c, [th * sh, 1]);
+    };
+    // The same row of `c` outer indices, `step` apart (input bytes, rows), as `emit`.
+    let emit_across = |chunk: &mut [u8], (i0, b0, vh), c: usize, step: [usize; 2]| {
+        for k in 0..c {
+            let row = &mut chunk[(i0 + k * step[1]) * row_len..][..row_len];
+            zero_strided(
+                &mut row[tile_raw..],
+                n_tw,
+                tile_bytes,
+                tile_bytes - tile_raw,
+            );
+            let p = first_partial(vh);
+            zero_strided(&mut row[p * tile_bytes..], n_tw - p, tile_bytes, tile_raw);
+        }
+        convert(chunk, (i0, b0, vh), c, step);
     };
     // Whole rows one tile row apart on the input are one conversion grid.
     let follows = |((i0, b0, vh0), c): ((usize, usize, usize), usize),
@@ -1007,13 +1121,29 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
         // A row's place in `chunk`, from its first tile's number (rows of `n_tw` tiles;
         // the runs of a whole walk do not come in storage order).
         let at = |tr: &TileRow| (tr.idx0 / n_tw - first, tr.base, tr.valid[1]);
-        for_row_runs(rows, first..first + n, |tr, c, steps| {
-            if tr.valid[1] == th && steps == [th * sh, n_tw] {
-                batch.push_run(at(&tr), c, follows, |r, c| emit(chunk, r, c));
-            } else {
-                for k in 0..c {
-                    let row = at(&run_row(&tr, k, steps));
-                    batch.push(row, follows, |r, c| emit(chunk, r, c));
+        let chain = [th * sh, n_tw];
+        for_row_blocks(rows, first..first + n, |b| {
+            // The same row of each outer index in one grid, as `push_block` does.
+            let runs_follow = b.first.valid[1] == th
+                && b.steps == chain
+                && b.n.checked_mul(chain[0]) == Some(b.astep[0])
+                && b.n.checked_mul(chain[1]) == Some(b.astep[1]);
+            if b.across > b.n && !runs_follow && b.astep[1].is_multiple_of(n_tw) {
+                let step = [b.astep[0], b.astep[1] / n_tw];
+                for i in 0..b.n {
+                    emit_across(chunk, at(&run_row(&b.first, i, b.steps)), b.across, step);
+                }
+                return;
+            }
+            for k in 0..b.across {
+                let (tr, c, steps) = (b.run(k), b.n, b.steps);
+                if tr.valid[1] == th && steps == chain {
+                    batch.push_run(at(&tr), c, follows, |r, c| emit(chunk, r, c));
+                } else {
+                    for k in 0..c {
+                        let row = at(&run_row(&tr, k, steps));
+                        batch.push(row, follows, |r, c| emit(chunk, r, c));
+                    }
                 }
             }
         });
@@ -1225,11 +1355,12 @@ fn untess_tiled<S: Elem, D: Elem>(
         fmt: Fmt::Elements(s[3]),
     };
     let digit_of = |ax| tiled_digit(g, dims, ax);
-    let (rs_src, rs_dst) = (rows.nt[2] * tile_bytes, rows.tile[1] * s[1]);
+    let rs_dst = rows.tile[1] * s[1];
     untess_parts(exec, b, dst, digit_of, slab, |part, chunk| {
-        // Converts `n` consecutive rows of tiles from `f` (`n > 1` only without a D
-        // extent): full W tiles in one grid, a partial last one in another.
-        let mut convert_rows = |f: &TileRow, n: usize| {
+        // Converts `n` rows of tiles from `f`, `step` apart (output bytes, tiles; `n > 1`
+        // only without a D extent): full W tiles in one grid, a partial last one in
+        // another.
+        let mut convert_rows = |f: &TileRow, n: usize, step: [usize; 2]| {
             for (n_w, npix, wt0) in rows.w_runs() {
                 if n_w == 0 {
                     continue;
@@ -1242,7 +1373,11 @@ fn untess_tiled<S: Elem, D: Elem>(
                 };
                 let w_level = (n_w, tile_bytes, rows.tile[2] * s[2]);
                 let grid = if n > 1 {
-                    [(n, rs_src, rs_dst), w_level, (f.valid[1], ph, s[1])]
+                    [
+                        (n, step[1] * tile_bytes, step[0]),
+                        w_level,
+                        (f.valid[1], ph, s[1]),
+                    ]
                 } else {
                     [w_level, (f.valid[0], pd, s[0]), (f.valid[1], ph, s[1])]
                 };
@@ -1262,11 +1397,14 @@ fn untess_tiled<S: Elem, D: Elem>(
                     == Some(t.idx0)
         };
         let mut batch = RowBatch::new();
-        for_part_runs(&rows.walk, &part, |tr, n, steps| {
-            let whole = batchable(&tr) && steps == [rs_dst, rows.nt[2]];
-            batch.push_rows((tr, n, steps), whole, follows, |f, n| convert_rows(&f, n));
+        let chain = [rs_dst, rows.nt[2]];
+        for_part_blocks(&rows.walk, &part, |b| {
+            let flat = rows.tile[0] == 1;
+            batch.push_block(b, chain, flat, batchable, follows, |f, n, step| {
+                convert_rows(&f, n, step)
+            });
         });
-        batch.finish(|f, n| convert_rows(&f, n));
+        batch.finish(|f, n| convert_rows(&f, n, chain));
     });
 }
 
@@ -1310,15 +1448,15 @@ fn untess_cblocked<S: Elem, D: Elem>(
     };
     let tile_bytes = g.tile_bytes as usize;
     let digit_of = |ax| cblocked_digit(g, dims, ax);
-    let (rs_src, rs_dst) = (g.n_tw as usize * tile_bytes, th * sh);
+    let rs_dst = th * sh;
     untess_parts(exec, b, dst, digit_of, slab, |part, chunk| {
-        // Converts `n` consecutive rows of tiles from `f` (`n > 1` only for whole rows
-        // one tile row apart on both sides): full W tiles in one grid, a partial last
-        // one in another.
-        let mut convert_rows = |f: &TileRow, n: usize| {
+        // Converts `n` rows of tiles from `f`, `step` apart (output bytes, tiles; whole
+        // rows one tile row apart, or one row of several outer indices): full W tiles
+        // in one grid, a partial last one in another.
+        let mut convert_rows = |f: &TileRow, n: usize, step: [usize; 2]| {
             for (n_w, wt0, row) in cblocked_w_runs(g, false) {
                 let grid = [
-                    (n, rs_src, rs_dst),
+                    (n, step[1] * tile_bytes, step[0]),
                     (n_w, tile_bytes, tw * sw),
                     (f.valid[1], tw * L * S::W, sh),
                 ];
@@ -1339,11 +1477,14 @@ fn untess_cblocked<S: Elem, D: Elem>(
                     == Some(t.idx0)
         };
         let mut batch = RowBatch::new();
-        for_part_runs(rows, &part, |tr, n, steps| {
-            let whole = tr.valid[1] == th && steps == [rs_dst, g.n_tw as usize];
-            batch.push_rows((tr, n, steps), whole, follows, |f, n| convert_rows(&f, n));
+        let chain = [rs_dst, g.n_tw as usize];
+        let whole = |t: &TileRow| t.valid[1] == th;
+        for_part_blocks(rows, &part, |b| {
+            batch.push_block(b, chain, true, whole, follows, |f, n, step| {
+                convert_rows(&f, n, step)
+            });
         });
-        batch.finish(|f, n| convert_rows(&f, n));
+        batch.finish(|f, n| convert_rows(&f, n, chain));
     });
 }
 

@@ -1869,10 +1869,14 @@ mod x86 {
                     (0..n).fold(0u64, |m, j| m | (((1u64 << len) - 1) << (j * stride)))
                 };
                 let (mut si, mut di) = ([0u16; 32], [0u16; 32]);
-                for (c, lane) in si.iter_mut().enumerate().take(q * valid) {
-                    let (j, l) = (c / valid, c % valid);
-                    *lane = (j * ps + l) as u16;
-                    di[j * pd + l] = c as u16;
+                // Pixel by pixel, channel by channel (no division per lane: this runs
+                // once per grid, and small grids are many).
+                for j in 0..q {
+                    for l in 0..valid {
+                        let c = j * valid + l;
+                        si[c] = (j * ps + l) as u16;
+                        di[j * pd + l] = c as u16;
+                    }
                 }
                 // Lane indices as 16-bit (for 16-bit elements) or 32-bit lanes.
                 let vec = |idx: &[u16; 32], w: usize| {

@@ -1024,6 +1024,39 @@ fn check_dense_and_padded(cases: &[(&str, &str)], seed: u64) {
     }
 }
 
+/// 16-bit copies of pixels of 8 to 16 channels into and out of 16-slot tiles and
+/// blocks: the AVX2 path (and AVX-512, for BF16 byte planes) moves one pixel per 256-bit
+/// vector, the channels by a dword-masked access and one 16-bit access for an odd last
+/// channel. Even and odd channel counts, partial tiles, alignment gaps, outer indices,
+/// dense and padded flat sides, both directions, every path and thread count.
+/// Spec requirement (tensor storage, MlaTiled and MlaCBlocked): channel padding and
+/// positions past a logical extent written as zero and never read, BF16 tiles in byte
+/// planes; conversions bit-exact.
+#[test]
+fn sixteen_bit_pixels_of_8_to_16_channels_match_the_oracle_on_every_path() {
+    let cases = [
+        (
+            "1,9,7,9",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        ("2,5,6,12", "mla-cblocked(tile=(4,4), align=64)"),
+        (
+            "1,6,11,13",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "3,4,5,15",
+            "mla-tiled(roles=.HWC, tile=(1,1,1,16), align=64)",
+        ),
+        ("1,7,9,8", "mla-cblocked(tile=(2,2), align=128)"),
+        (
+            "1,5,5,11",
+            "mla-tiled(roles=.HWC, tile=(1,8,8,32), align=64)",
+        ),
+    ];
+    check_dense_and_padded(&cases, 41);
+}
+
 /// Tiles of 2 and 4 channel slots with many channel groups: the kernels transpose chunks
 /// of 8 or 4 pixels by blocks of 16 channels as units of 2 or 4 lanes. Partial last
 /// groups and blocks, chunks cut short by the run's end, a tile's H rows joined to its

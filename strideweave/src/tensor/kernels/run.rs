@@ -1273,16 +1273,19 @@ mod x86 {
                 }
             }
             let dense_into_planes = matches!(d.fmt, Fmt::Planes(_)) && s.pixel == r.valid * 2;
+            let one_group = r.groups() == 1 && r.valid >= 8;
             if pixels16_fit::<S, D>(s, d, r)
-                && (matches!(s.fmt, Fmt::Planes(_)) || dense_into_planes)
+                && (matches!(s.fmt, Fmt::Planes(_)) || (one_group && dense_into_planes))
             {
-                // BF16 copies of 8 to 16 channels out of byte-plane pixels, or into them
-                // from dense pixels: the AVX2 pixel loop (one 256-bit vector a pixel)
+                // BF16 copies out of byte-plane pixels, and into them from dense pixels
+                // of 8 to 16 channels: the AVX2 group loop (one 256-bit vector a group)
                 // measured 0.66x to 0.81x the time of the packed plan here
                 // (`bf16[4,17,17,12]` in 1x4x4x16 tiles, `bf16[1,224,224,12]`), whose
-                // lane permutation and 512-bit plane shuffle serve two pixels. From
-                // padded pixels (32 bytes apart) the packed plan's one load of two
-                // pixels is faster (1.18x).
+                // lane permutation and 512-bit plane shuffle serve two pixels, and
+                // 0.67x to 0.86x the group walks' out of tiles with a partial last
+                // group (`bf16[1,57,55,40]`, `[8,28,28,257]`). From padded pixels (32
+                // bytes apart) the packed plan's one load of two pixels is faster
+                // (1.18x), and into tiles with several groups the walks are even.
                 // SAFETY: same contract; `pixels16_fit` checked the pixel layout, and
                 // AVX-512 implies AVX2.
                 return unsafe { by_fmts!(grid_pixels16, s, d, (src, s, dst, d, r, g)) };
@@ -3958,33 +3961,33 @@ mod x86 {
             };
         }
 
-        /// Whether [`grid_pixels16`] takes row `r`: a copy of 16-bit elements, one group
-        /// of 8 to 16 channels per pixel in 16 slots, each side elements or (a tile's
-        /// side) byte planes of 16 slots, the written slots all 16 or exactly the
-        /// channels (elements).
+        /// Whether [`grid_pixels16`] takes row `r`: a copy of 16-bit elements, groups of
+        /// 16 slots (the last one holding 1 to 16 channels), each side elements or (a
+        /// tile's side) byte planes of 16 slots, the last group's written slots all 16
+        /// or exactly its channels (elements).
         pub(super) fn pixels16_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
-            let (nv, ns) = r.group(0);
-            let side = |x: Side, w: usize| match x.fmt {
-                Fmt::Planes(16) => x.pixel >= 32 || r.npix == 1,
-                Fmt::Elements(st) => st == 2 && (x.pixel >= 2 * w || r.npix == 1),
+            let (nv, ns) = r.group(r.groups() - 1);
+            let side = |x: Side| match x.fmt {
+                Fmt::Planes(16) => true,
+                Fmt::Elements(st) => st == 2,
                 Fmt::Planes(_) => false,
             };
             S::W == 2
                 && S::DTYPE == D::DTYPE
-                && r.groups() == 1
                 && r.slots == 16
-                && (8..=16).contains(&nv)
-                && side(s, nv)
-                && side(d, ns)
+                && nv >= 1
+                && side(s)
+                && side(d)
                 && (ns == 16 || (ns == nv && d.fmt == Fmt::Elements(2)))
         }
 
-        /// 16-bit copies of pixels of 8 to 16 channels into or out of 16-slot pixels
-        /// (tiles or blocks of 16 channel slots), one 256-bit vector per pixel: the
-        /// channels read by a dword-masked load and one 16-bit load for an odd last
-        /// channel (a byte-plane pixel: one whole load and a plane shuffle), and written
-        /// as one 32-byte store of the pixel's 16 slots, padding zero (byte planes: a
-        /// shuffle first), or by a dword-masked store and a 16-bit store. The group walk
+        /// 16-bit copies into or out of 16-slot pixel groups (tiles or blocks of 16
+        /// channel slots), one 256-bit vector per group: a full group is one load and
+        /// one store (and a plane shuffle for BF16 tiles); the last group's channels are
+        /// read by a dword-masked load and one 16-bit load for an odd last channel (a
+        /// byte-plane group: one whole load and a plane shuffle), and written as one
+        /// 32-byte store of its 16 slots, padding zero (byte planes: a shuffle first),
+        /// or by a dword-masked store and a 16-bit store. The group walk
         /// (`grid_direct`) took a block, a tail of byte-sized pieces and zero stores per
         /// pixel, about 100 instructions (`bf16[1,57,13,12]` into (4,4) blocks: 9x the
         /// bytes' floor).
@@ -4001,7 +4004,8 @@ mod x86 {
             r: Row,
             g: Grid,
         ) {
-            let (nv, ns) = r.group(0);
+            let full = r.groups() - 1;
+            let (nv, ns) = r.group(full);
             let (pairs, odd) = (nv / 2, nv % 2 == 1);
             let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
             let m = _mm256_cmpgt_epi32(_mm256_set1_epi32(pairs as i32), lanes);
@@ -4018,17 +4022,38 @@ mod x86 {
                 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9, 2, 10, 3, 11, 4,
                 12, 5, 13, 6, 14, 7, 15,
             );
-            // SAFETY: rows in bounds (contract): a pixel's `nv` elements are readable (a
-            // byte-plane pixel: all 32 bytes, as `grid_extent` counts it), and its `ns`
+            let from = |v: __m256i| {
+                if SP {
+                    _mm256_shuffle_epi8(_mm256_permute4x64_epi64::<0xD8>(v), join)
+                } else {
+                    v
+                }
+            };
+            let to = |x: __m256i| {
+                if DP {
+                    _mm256_permute4x64_epi64::<0xD8>(_mm256_shuffle_epi8(x, split))
+                } else {
+                    x
+                }
+            };
+            // SAFETY: rows in bounds (contract): a full group's 16 elements and slots are
+            // readable and writable, the last group's `nv` elements readable (a
+            // byte-plane group: all 32 bytes, as `grid_extent` counts it) and its `ns`
             // slots writable; the masked accesses touch the first `pairs` dwords, the
             // 16-bit ones element `nv - 1`.
             unsafe {
                 for_each_row(src, dst, g, |sj, dj| {
                     let (mut sp, mut dp) = (sj, dj);
                     for _ in 0..r.npix {
+                        let (sg0, dg0) = (sp, dp);
+                        for _ in 0..full {
+                            let x = from(_mm256_loadu_si256(sp.cast()));
+                            _mm256_storeu_si256(dp.cast(), to(x));
+                            sp = sp.wrapping_add(s.group);
+                            dp = dp.wrapping_add(d.group);
+                        }
                         let x = if SP {
-                            let v = _mm256_loadu_si256(sp.cast());
-                            _mm256_shuffle_epi8(_mm256_permute4x64_epi64::<0xD8>(v), join)
+                            from(_mm256_loadu_si256(sp.cast()))
                         } else {
                             let x = _mm256_maskload_epi32(sp.cast(), m);
                             if odd {
@@ -4040,12 +4065,7 @@ mod x86 {
                             }
                         };
                         if ns == 16 {
-                            let y = if DP {
-                                _mm256_permute4x64_epi64::<0xD8>(_mm256_shuffle_epi8(x, split))
-                            } else {
-                                x
-                            };
-                            _mm256_storeu_si256(dp.cast(), y);
+                            _mm256_storeu_si256(dp.cast(), to(x));
                         } else {
                             _mm256_maskstore_epi32(dp.cast(), m, x);
                             if odd {
@@ -4054,8 +4074,8 @@ mod x86 {
                                 dp.add(4 * pairs).cast::<u16>().write_unaligned(e);
                             }
                         }
-                        sp = sp.wrapping_add(s.pixel);
-                        dp = dp.wrapping_add(d.pixel);
+                        sp = sg0.wrapping_add(s.pixel);
+                        dp = dg0.wrapping_add(d.pixel);
                     }
                 })
             }

@@ -1024,16 +1024,17 @@ fn check_dense_and_padded(cases: &[(&str, &str)], seed: u64) {
     }
 }
 
-/// 16-bit copies of pixels of 8 to 16 channels into and out of 16-slot tiles and
-/// blocks: the AVX2 path (and AVX-512, for BF16 byte planes) moves one pixel per 256-bit
-/// vector, the channels by a dword-masked access and one 16-bit access for an odd last
-/// channel. Even and odd channel counts, partial tiles, alignment gaps, outer indices,
-/// dense and padded flat sides, both directions, every path and thread count.
+/// 16-bit copies into and out of 16-slot tiles and blocks: the AVX2 path (and AVX-512,
+/// for BF16 byte planes) moves one channel group per 256-bit vector, a partial last
+/// group's channels by a dword-masked access and one 16-bit access for an odd last
+/// channel. Even and odd channel counts, one or several groups, partial tiles,
+/// alignment gaps, outer indices, dense and padded flat sides, both directions, every
+/// path and thread count.
 /// Spec requirement (tensor storage, MlaTiled and MlaCBlocked): channel padding and
 /// positions past a logical extent written as zero and never read, BF16 tiles in byte
 /// planes; conversions bit-exact.
 #[test]
-fn sixteen_bit_pixels_of_8_to_16_channels_match_the_oracle_on_every_path() {
+fn sixteen_bit_copies_through_16_slot_groups_match_the_oracle_on_every_path() {
     let cases = [
         (
             "1,9,7,9",
@@ -1053,6 +1054,13 @@ fn sixteen_bit_pixels_of_8_to_16_channels_match_the_oracle_on_every_path() {
             "1,5,5,11",
             "mla-tiled(roles=.HWC, tile=(1,8,8,32), align=64)",
         ),
+        // Full groups before a partial last one; fewer than 8 channels.
+        (
+            "2,9,7,40",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        ("1,6,5,17", "mla-cblocked(tile=(2,4), align=128)"),
+        ("1,5,9,3", "mla-cblocked(tile=(4,4), align=64)"),
     ];
     check_dense_and_padded(&cases, 41);
 }

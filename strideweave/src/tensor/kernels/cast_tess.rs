@@ -590,8 +590,11 @@ fn for_part_blocks(walk: &TileWalk, part: &UntessPart, mut f: impl FnMut(RowBloc
         let clip = |x: usize| x.saturating_sub(d).min(n);
         (clip(part.range.0), clip(part.range.1))
     };
+    let whole = part.range == WHOLE.range;
     for_row_blocks(walk, 0..walk.count() as usize, |b| {
-        if part.digit == 2 {
+        if whole {
+            f(b)
+        } else if part.digit == 2 {
             // The H tile digit advances along a run.
             let (lo, hi) = clip(b.first.digits[2], b.n);
             if lo < hi {
@@ -720,11 +723,19 @@ impl RowBatch<TileRow> {
         follows: impl Fn((TileRow, usize), &TileRow) -> bool + Copy,
         mut emit: impl FnMut(TileRow, usize, [usize; 2]),
     ) {
-        let runs_follow = whole(&b.first)
-            && b.steps == chain
-            && b.n.checked_mul(chain[0]) == Some(b.astep[0])
-            && b.n.checked_mul(chain[1]) == Some(b.astep[1]);
-        if flat && b.across > b.n && !runs_follow {
+        if b.across == 1 {
+            let w = whole(&b.first) && b.steps == chain;
+            return self.push_rows((b.first, b.n, b.steps), w, follows, |f, n| {
+                emit(f, n, chain)
+            });
+        }
+        let runs_follow = || {
+            whole(&b.first)
+                && b.steps == chain
+                && b.n.checked_mul(chain[0]) == Some(b.astep[0])
+                && b.n.checked_mul(chain[1]) == Some(b.astep[1])
+        };
+        if flat && b.across > b.n && !runs_follow() {
             for i in 0..b.n {
                 emit(run_row(&b.first, i, b.steps), b.across, b.astep);
             }

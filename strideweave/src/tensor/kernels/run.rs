@@ -3491,6 +3491,10 @@ mod x86 {
                     // SAFETY: same contract; `pixels16_fit` checked the pixel layout.
                     return unsafe { by_fmts!(grid_pixels16, s, d, (src, s, dst, d, r, g)) };
                 }
+                if groups16_fit::<S, D>(s, d, r) {
+                    // SAFETY: same contract; `groups16_fit` checked the pixel layout.
+                    return unsafe { by_fmts!(grid_groups16, s, d, (src, s, dst, d, r, g)) };
+                }
                 if r.groups() == 1 && r.valid < 8 && r.group(0).1 <= 32 {
                     // SAFETY: same contract, direct formats, one group of < 8 elements.
                     return unsafe { by_fmts!(grid_few, s, d, (src, s, dst, d, r, g)) };
@@ -4074,6 +4078,159 @@ mod x86 {
                                 dp.add(4 * pairs).cast::<u16>().write_unaligned(e);
                             }
                         }
+                        sp = sg0.wrapping_add(s.pixel);
+                        dp = dg0.wrapping_add(d.pixel);
+                    }
+                })
+            }
+        }
+
+        /// Whether [`grid_groups16`] takes row `r`: groups of 16 slots (the last one
+        /// holding 1 to 16 channels) with an F32 side or a conversion between F16 and
+        /// BF16 (16-bit copies are [`grid_pixels16`]'s), each side elements or BF16
+        /// byte planes of 16 slots, the last group's written slots all 16 or exactly its
+        /// channels (elements).
+        fn groups16_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
+            let (nv, ns) = r.group(r.groups() - 1);
+            let side = |x: Side, w: usize| match x.fmt {
+                Fmt::Planes(16) => w == 2,
+                Fmt::Elements(st) => st == w,
+                Fmt::Planes(_) => false,
+            };
+            !(S::W == 2 && S::DTYPE == D::DTYPE)
+                && r.slots == 16
+                && nv >= 1
+                && side(s, S::W)
+                && side(d, D::W)
+                && (ns == 16 || (ns == nv && d.fmt == Fmt::Elements(D::W)))
+        }
+
+        /// [`grid_pixels16`]'s loop for F32 sides and F16<->BF16: a group is two 8-lane
+        /// halves of F32 bits (an F32 side: two 32-byte accesses, dword-masked for a
+        /// partial last group; a 16-bit side: one 256-bit vector, as there, widened or
+        /// narrowed per half), so a pixel of a few channels is one or two loads, the
+        /// conversions and one or two stores, padding zero in the stores. The group walk
+        /// (`grid_direct`) took the 8-lane blocks and a tail of byte-sized pieces.
+        ///
+        /// # Safety
+        /// As for `grid_direct`, and `groups16_fit` holds.
+        #[inline(never)]
+        #[target_feature(enable = "avx2,f16c")]
+        unsafe fn grid_groups16<S: Elem, D: Elem, const SP: bool, const DP: bool>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
+            let full = r.groups() - 1;
+            let (nv, ns) = r.group(full);
+            let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+            let below = |n: usize| _mm256_cmpgt_epi32(_mm256_set1_epi32(n as i32), lanes);
+            // F32 sides: the dword masks of the last group's two halves.
+            let (m_lo, m_hi) = (below(nv.min(8)), below(nv.saturating_sub(8)));
+            // 16-bit sides: its channel pairs, and the dword lane of an odd last channel.
+            let (pairs, odd) = (nv / 2, nv % 2 == 1);
+            let m16 = below(pairs);
+            let last = _mm256_set1_epi32(pairs as i32);
+            let last_lane = _mm256_cmpeq_epi32(last, lanes);
+            let split = _mm256_setr_epi8(
+                0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8, 10, 12, 14, 1,
+                3, 5, 7, 9, 11, 13, 15,
+            );
+            let join = _mm256_setr_epi8(
+                0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9, 2, 10, 3, 11, 4,
+                12, 5, 13, 6, 14, 7, 15,
+            );
+            // A 16-bit group's 16 lanes as two halves of F32 bits, and back.
+            let widen16 = |x: __m256i| {
+                let x = if SP {
+                    _mm256_shuffle_epi8(_mm256_permute4x64_epi64::<0xD8>(x), join)
+                } else {
+                    x
+                };
+                [
+                    widen(S::DTYPE, _mm256_castsi256_si128(x)),
+                    widen(S::DTYPE, _mm256_extracti128_si256::<1>(x)),
+                ]
+            };
+            let narrow16 = |v: [__m256i; 2]| {
+                let y = _mm256_inserti128_si256::<1>(
+                    _mm256_castsi128_si256(narrow(D::DTYPE, v[0])),
+                    narrow(D::DTYPE, v[1]),
+                );
+                if DP {
+                    _mm256_permute4x64_epi64::<0xD8>(_mm256_shuffle_epi8(y, split))
+                } else {
+                    y
+                }
+            };
+            // SAFETY (all accesses below): rows in bounds (contract): a full group's 16
+            // elements and slots are readable and writable, the last group's `nv`
+            // elements readable (a byte-plane group: all 32 bytes) and its `ns` slots
+            // writable; the masked accesses touch only those, the 16-bit ones element
+            // `nv - 1`.
+            let load = |sp: *const u8, whole: bool| unsafe {
+                if S::W == 4 {
+                    if whole {
+                        [
+                            _mm256_loadu_si256(sp.cast()),
+                            _mm256_loadu_si256(sp.add(32).cast()),
+                        ]
+                    } else {
+                        [
+                            _mm256_maskload_epi32(sp.cast(), m_lo),
+                            _mm256_maskload_epi32(sp.add(32).cast(), m_hi),
+                        ]
+                    }
+                } else if whole || SP {
+                    widen16(_mm256_loadu_si256(sp.cast()))
+                } else {
+                    let x = _mm256_maskload_epi32(sp.cast(), m16);
+                    let x = if odd {
+                        let e = sp.add(4 * pairs).cast::<u16>().read_unaligned();
+                        let e = _mm256_set1_epi32(i32::from(e));
+                        _mm256_or_si256(x, _mm256_and_si256(e, last_lane))
+                    } else {
+                        x
+                    };
+                    widen16(x)
+                }
+            };
+            let store = |dp: *mut u8, v: [__m256i; 2], whole: bool| unsafe {
+                if D::W == 4 {
+                    if whole {
+                        _mm256_storeu_si256(dp.cast(), v[0]);
+                        _mm256_storeu_si256(dp.add(32).cast(), v[1]);
+                    } else {
+                        _mm256_maskstore_epi32(dp.cast(), m_lo, v[0]);
+                        _mm256_maskstore_epi32(dp.add(32).cast(), m_hi, v[1]);
+                    }
+                } else if whole {
+                    _mm256_storeu_si256(dp.cast(), narrow16(v));
+                } else {
+                    let y = narrow16(v);
+                    _mm256_maskstore_epi32(dp.cast(), m16, y);
+                    if odd {
+                        let e = _mm256_permutevar8x32_epi32(y, last);
+                        let e = _mm256_cvtsi256_si32(e) as u16;
+                        dp.add(4 * pairs).cast::<u16>().write_unaligned(e);
+                    }
+                }
+            };
+            // SAFETY: as above.
+            unsafe {
+                for_each_row(src, dst, g, |sj, dj| {
+                    let (mut sp, mut dp) = (sj, dj);
+                    for _ in 0..r.npix {
+                        let (sg0, dg0) = (sp, dp);
+                        for _ in 0..full {
+                            store(dp, load(sp, true), true);
+                            sp = sp.wrapping_add(s.group);
+                            dp = dp.wrapping_add(d.group);
+                        }
+                        store(dp, load(sp, nv == 16), ns == 16);
                         sp = sg0.wrapping_add(s.pixel);
                         dp = dg0.wrapping_add(d.pixel);
                     }

@@ -1172,7 +1172,7 @@ mod x86 {
     const UNITS_PIECE: usize = 64;
 
     pub(super) mod avx512 {
-        use super::avx2::{grid_pixels16, pixels16_fit};
+        use super::avx2::{grid_groups16, groups16_fit};
         use super::*;
         use crate::tensor::kernels::transpose::{transpose16, transpose_units};
         use std::arch::x86_64::*;
@@ -1274,7 +1274,9 @@ mod x86 {
             }
             let dense_into_planes = matches!(d.fmt, Fmt::Planes(_)) && s.pixel == r.valid * 2;
             let one_group = r.groups() == 1 && r.valid >= 8;
-            if pixels16_fit::<S, D>(s, d, r)
+            let copy16 = S::W == 2 && S::DTYPE == D::DTYPE;
+            if copy16
+                && groups16_fit::<S, D>(s, d, r)
                 && (matches!(s.fmt, Fmt::Planes(_)) || (one_group && dense_into_planes))
             {
                 // BF16 copies out of byte-plane pixels, and into them from dense pixels
@@ -1286,9 +1288,9 @@ mod x86 {
                 // group (`bf16[1,57,55,40]`, `[8,28,28,257]`). From padded pixels (32
                 // bytes apart) the packed plan's one load of two pixels is faster
                 // (1.18x), and into tiles with several groups the walks are even.
-                // SAFETY: same contract; `pixels16_fit` checked the pixel layout, and
+                // SAFETY: same contract; `groups16_fit` checked the pixel layout, and
                 // AVX-512 implies AVX2.
-                return unsafe { by_fmts!(grid_pixels16, s, d, (src, s, dst, d, r, g)) };
+                return unsafe { by_fmts!(grid_groups16, s, d, (src, s, dst, d, r, g)) };
             }
             if let Some(p) = Packed::new::<S, D>(s, d, r) {
                 // SAFETY: same contract; `Packed::new` checked the packed layout.
@@ -3487,10 +3489,6 @@ mod x86 {
                 if done {
                     return;
                 }
-                if pixels16_fit::<S, D>(s, d, r) {
-                    // SAFETY: same contract; `pixels16_fit` checked the pixel layout.
-                    return unsafe { by_fmts!(grid_pixels16, s, d, (src, s, dst, d, r, g)) };
-                }
                 if groups16_fit::<S, D>(s, d, r) {
                     // SAFETY: same contract; `groups16_fit` checked the pixel layout.
                     return unsafe { by_fmts!(grid_groups16, s, d, (src, s, dst, d, r, g)) };
@@ -3965,158 +3963,168 @@ mod x86 {
             };
         }
 
-        /// Whether [`grid_pixels16`] takes row `r`: a copy of 16-bit elements, groups of
-        /// 16 slots (the last one holding 1 to 16 channels), each side elements or (a
-        /// tile's side) byte planes of 16 slots, the last group's written slots all 16
-        /// or exactly its channels (elements).
-        pub(super) fn pixels16_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
-            let (nv, ns) = r.group(r.groups() - 1);
-            let side = |x: Side| match x.fmt {
-                Fmt::Planes(16) => true,
-                Fmt::Elements(st) => st == 2,
-                Fmt::Planes(_) => false,
-            };
-            S::W == 2
-                && S::DTYPE == D::DTYPE
-                && r.slots == 16
-                && nv >= 1
-                && side(s)
-                && side(d)
-                && (ns == 16 || (ns == nv && d.fmt == Fmt::Elements(2)))
-        }
-
-        /// 16-bit copies into or out of 16-slot pixel groups (tiles or blocks of 16
-        /// channel slots), one 256-bit vector per group: a full group is one load and
-        /// one store (and a plane shuffle for BF16 tiles); the last group's channels are
-        /// read by a dword-masked load and one 16-bit load for an odd last channel (a
-        /// byte-plane group: one whole load and a plane shuffle), and written as one
-        /// 32-byte store of its 16 slots, padding zero (byte planes: a shuffle first),
-        /// or by a dword-masked store and a 16-bit store. The group walk
-        /// (`grid_direct`) took a block, a tail of byte-sized pieces and zero stores per
-        /// pixel, about 100 instructions (`bf16[1,57,13,12]` into (4,4) blocks: 9x the
-        /// bytes' floor).
-        ///
-        /// # Safety
-        /// As for `grid_direct`, and `pixels16_fit` holds.
-        #[inline(never)]
-        #[target_feature(enable = "avx2,f16c")]
-        pub(super) unsafe fn grid_pixels16<S: Elem, D: Elem, const SP: bool, const DP: bool>(
-            src: *const u8,
-            s: Side,
-            dst: *mut u8,
-            d: Side,
-            r: Row,
-            g: Grid,
-        ) {
-            let full = r.groups() - 1;
-            let (nv, ns) = r.group(full);
-            let (pairs, odd) = (nv / 2, nv % 2 == 1);
-            let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-            let m = _mm256_cmpgt_epi32(_mm256_set1_epi32(pairs as i32), lanes);
-            // The dword lane of an odd last channel (its low half: `nv - 1` is even).
-            let last = _mm256_set1_epi32(pairs as i32);
-            let last_lane = _mm256_cmpeq_epi32(last, lanes);
-            // Per 128-bit lane: [l0 h0 .. l7 h7] <-> [l0..l7 h0..h7]; the quadword order
-            // [0 2 1 3] then joins the two lanes' low and high halves (its own inverse).
-            let split = _mm256_setr_epi8(
-                0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8, 10, 12, 14, 1,
-                3, 5, 7, 9, 11, 13, 15,
-            );
-            let join = _mm256_setr_epi8(
-                0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9, 2, 10, 3, 11, 4,
-                12, 5, 13, 6, 14, 7, 15,
-            );
-            let from = |v: __m256i| {
-                if SP {
-                    _mm256_shuffle_epi8(_mm256_permute4x64_epi64::<0xD8>(v), join)
-                } else {
-                    v
-                }
-            };
-            let to = |x: __m256i| {
-                if DP {
-                    _mm256_permute4x64_epi64::<0xD8>(_mm256_shuffle_epi8(x, split))
-                } else {
-                    x
-                }
-            };
-            // SAFETY: rows in bounds (contract): a full group's 16 elements and slots are
-            // readable and writable, the last group's `nv` elements readable (a
-            // byte-plane group: all 32 bytes, as `grid_extent` counts it) and its `ns`
-            // slots writable; the masked accesses touch the first `pairs` dwords, the
-            // 16-bit ones element `nv - 1`.
-            unsafe {
-                for_each_row(src, dst, g, |sj, dj| {
-                    let (mut sp, mut dp) = (sj, dj);
-                    for _ in 0..r.npix {
-                        let (sg0, dg0) = (sp, dp);
-                        for _ in 0..full {
-                            let x = from(_mm256_loadu_si256(sp.cast()));
-                            _mm256_storeu_si256(dp.cast(), to(x));
-                            sp = sp.wrapping_add(s.group);
-                            dp = dp.wrapping_add(d.group);
-                        }
-                        let x = if SP {
-                            from(_mm256_loadu_si256(sp.cast()))
-                        } else {
-                            let x = _mm256_maskload_epi32(sp.cast(), m);
-                            if odd {
-                                let e = sp.add(4 * pairs).cast::<u16>().read_unaligned();
-                                let e = _mm256_set1_epi32(i32::from(e));
-                                _mm256_or_si256(x, _mm256_and_si256(e, last_lane))
-                            } else {
-                                x
-                            }
-                        };
-                        if ns == 16 {
-                            _mm256_storeu_si256(dp.cast(), to(x));
-                        } else {
-                            _mm256_maskstore_epi32(dp.cast(), m, x);
-                            if odd {
-                                let e = _mm256_permutevar8x32_epi32(x, last);
-                                let e = _mm256_cvtsi256_si32(e) as u16;
-                                dp.add(4 * pairs).cast::<u16>().write_unaligned(e);
-                            }
-                        }
-                        sp = sg0.wrapping_add(s.pixel);
-                        dp = dg0.wrapping_add(d.pixel);
-                    }
-                })
-            }
-        }
-
         /// Whether [`grid_groups16`] takes row `r`: groups of 16 slots (the last one
-        /// holding 1 to 16 channels) with an F32 side or a conversion between F16 and
-        /// BF16 (16-bit copies are [`grid_pixels16`]'s), each side elements or BF16
-        /// byte planes of 16 slots, the last group's written slots all 16 or exactly its
+        /// holding 1 to 16 channels), each side elements or (16-bit, a tile's side) byte
+        /// planes of 16 slots, the last group's written slots all 16 or exactly its
         /// channels (elements).
-        fn groups16_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
+        pub(super) fn groups16_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
             let (nv, ns) = r.group(r.groups() - 1);
             let side = |x: Side, w: usize| match x.fmt {
                 Fmt::Planes(16) => w == 2,
                 Fmt::Elements(st) => st == w,
                 Fmt::Planes(_) => false,
             };
-            !(S::W == 2 && S::DTYPE == D::DTYPE)
-                && r.slots == 16
+            r.slots == 16
                 && nv >= 1
                 && side(s, S::W)
                 && side(d, D::W)
                 && (ns == 16 || (ns == nv && d.fmt == Fmt::Elements(D::W)))
         }
 
-        /// [`grid_pixels16`]'s loop for F32 sides and F16<->BF16: a group is two 8-lane
-        /// halves of F32 bits (an F32 side: two 32-byte accesses, dword-masked for a
-        /// partial last group; a 16-bit side: one 256-bit vector, as there, widened or
-        /// narrowed per half), so a pixel of a few channels is one or two loads, the
-        /// conversions and one or two stores, padding zero in the stores. The group walk
-        /// (`grid_direct`) took the 8-lane blocks and a tail of byte-sized pieces.
+        /// The accesses of one 16-slot group whose last group holds `nv` channels: a
+        /// 16-bit group as one 256-bit vector (a partial one by a dword-masked access
+        /// and one 16-bit access for an odd last channel; BF16 byte planes by a byte
+        /// shuffle and a quadword permute), an F32 group as two 8-lane halves (a partial
+        /// one dword-masked).
+        struct Group16 {
+            /// Dword masks: an F32 partial group's two halves, a 16-bit one's pairs.
+            halves: [__m256i; 2],
+            pairs: __m256i,
+            /// A 16-bit partial group's odd last channel: its dword lane (all lanes
+            /// holding its index), a mask of that lane, and its byte offset.
+            odd: Option<(__m256i, __m256i, usize)>,
+        }
+
+        impl Group16 {
+            #[target_feature(enable = "avx2,f16c")]
+            fn new(nv: usize) -> Self {
+                let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+                let below = |n: usize| _mm256_cmpgt_epi32(_mm256_set1_epi32(n as i32), lanes);
+                let last = _mm256_set1_epi32((nv / 2) as i32);
+                Group16 {
+                    halves: [below(nv.min(8)), below(nv.saturating_sub(8))],
+                    pairs: below(nv / 2),
+                    odd: (nv % 2 == 1)
+                        .then(|| (last, _mm256_cmpeq_epi32(last, lanes), 4 * (nv / 2))),
+                }
+            }
+
+            /// The 16 lanes of a 16-bit group (a partial one's missing lanes zero, or,
+            /// from byte planes, whatever the tile holds there).
+            ///
+            /// # Safety
+            /// The group's elements readable (a byte-plane group: all 32 bytes).
+            #[inline(always)]
+            unsafe fn read16<const PL: bool>(&self, p: *const u8, whole: bool) -> __m256i {
+                // SAFETY: the accesses touch the readable bytes only (caller).
+                unsafe {
+                    if PL {
+                        let v = _mm256_permute4x64_epi64::<0xD8>(_mm256_loadu_si256(p.cast()));
+                        let join = _mm256_setr_epi8(
+                            0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9, 2,
+                            10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15,
+                        );
+                        return _mm256_shuffle_epi8(v, join);
+                    }
+                    if whole {
+                        return _mm256_loadu_si256(p.cast());
+                    }
+                    let x = _mm256_maskload_epi32(p.cast(), self.pairs);
+                    match self.odd {
+                        Some((_, lane, at)) => {
+                            let e = _mm256_set1_epi32(i32::from(
+                                p.add(at).cast::<u16>().read_unaligned(),
+                            ));
+                            _mm256_or_si256(x, _mm256_and_si256(e, lane))
+                        }
+                        None => x,
+                    }
+                }
+            }
+
+            /// Writes the 16 lanes `y` of a 16-bit group: all 16 slots when `whole`,
+            /// else the partial group's channels (elements).
+            ///
+            /// # Safety
+            /// Those slots writable.
+            #[inline(always)]
+            unsafe fn write16<const PL: bool>(&self, p: *mut u8, y: __m256i, whole: bool) {
+                // SAFETY: the accesses touch the writable bytes only (caller).
+                unsafe {
+                    if whole {
+                        let y = if PL {
+                            let split = _mm256_setr_epi8(
+                                0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6,
+                                8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15,
+                            );
+                            _mm256_permute4x64_epi64::<0xD8>(_mm256_shuffle_epi8(y, split))
+                        } else {
+                            y
+                        };
+                        return _mm256_storeu_si256(p.cast(), y);
+                    }
+                    _mm256_maskstore_epi32(p.cast(), self.pairs, y);
+                    if let Some((last, _, at)) = self.odd {
+                        let e = _mm256_cvtsi256_si32(_mm256_permutevar8x32_epi32(y, last));
+                        p.add(at).cast::<u16>().write_unaligned(e as u16);
+                    }
+                }
+            }
+
+            /// The two halves of an F32 group.
+            ///
+            /// # Safety
+            /// The group's elements readable.
+            #[inline(always)]
+            unsafe fn read32(&self, p: *const u8, whole: bool) -> [__m256i; 2] {
+                // SAFETY: masked-off dwords are not accessed (caller: the rest readable).
+                unsafe {
+                    if whole {
+                        [
+                            _mm256_loadu_si256(p.cast()),
+                            _mm256_loadu_si256(p.add(32).cast()),
+                        ]
+                    } else {
+                        [
+                            _mm256_maskload_epi32(p.cast(), self.halves[0]),
+                            _mm256_maskload_epi32(p.add(32).cast(), self.halves[1]),
+                        ]
+                    }
+                }
+            }
+
+            /// Writes the two halves `v` of an F32 group (all 16 slots when `whole`).
+            ///
+            /// # Safety
+            /// Those slots writable.
+            #[inline(always)]
+            unsafe fn write32(&self, p: *mut u8, v: [__m256i; 2], whole: bool) {
+                // SAFETY: masked-off dwords are not accessed (caller: the rest writable).
+                unsafe {
+                    if whole {
+                        _mm256_storeu_si256(p.cast(), v[0]);
+                        _mm256_storeu_si256(p.add(32).cast(), v[1]);
+                    } else {
+                        _mm256_maskstore_epi32(p.cast(), self.halves[0], v[0]);
+                        _mm256_maskstore_epi32(p.add(32).cast(), self.halves[1], v[1]);
+                    }
+                }
+            }
+        }
+
+        /// Conversions through 16-slot groups (tiles or blocks of 16 channel slots), one
+        /// group per vector or pair of vectors ([`Group16`]): a full group is a load and
+        /// a store (16-bit) or two of each (F32), a partial last group the masked
+        /// accesses, the padding slots zero in the same stores; a conversion runs per
+        /// 8-lane half (16-bit copies move bits). The group walk (`grid_direct`) took an
+        /// 8-lane block, a tail of byte-sized pieces and zero stores per pixel, about 100
+        /// instructions (`bf16[1,57,13,12]` into (4,4) blocks: 9x the bytes' floor).
         ///
         /// # Safety
         /// As for `grid_direct`, and `groups16_fit` holds.
         #[inline(never)]
         #[target_feature(enable = "avx2,f16c")]
-        unsafe fn grid_groups16<S: Elem, D: Elem, const SP: bool, const DP: bool>(
+        pub(super) unsafe fn grid_groups16<S: Elem, D: Elem, const SP: bool, const DP: bool>(
             src: *const u8,
             s: Side,
             dst: *mut u8,
@@ -4126,111 +4134,47 @@ mod x86 {
         ) {
             let full = r.groups() - 1;
             let (nv, ns) = r.group(full);
-            let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-            let below = |n: usize| _mm256_cmpgt_epi32(_mm256_set1_epi32(n as i32), lanes);
-            // F32 sides: the dword masks of the last group's two halves.
-            let (m_lo, m_hi) = (below(nv.min(8)), below(nv.saturating_sub(8)));
-            // 16-bit sides: its channel pairs, and the dword lane of an odd last channel.
-            let (pairs, odd) = (nv / 2, nv % 2 == 1);
-            let m16 = below(pairs);
-            let last = _mm256_set1_epi32(pairs as i32);
-            let last_lane = _mm256_cmpeq_epi32(last, lanes);
-            let split = _mm256_setr_epi8(
-                0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8, 10, 12, 14, 1,
-                3, 5, 7, 9, 11, 13, 15,
-            );
-            let join = _mm256_setr_epi8(
-                0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9, 2, 10, 3, 11, 4,
-                12, 5, 13, 6, 14, 7, 15,
-            );
-            // A 16-bit group's 16 lanes as two halves of F32 bits, and back.
-            let widen16 = |x: __m256i| {
-                let x = if SP {
-                    _mm256_shuffle_epi8(_mm256_permute4x64_epi64::<0xD8>(x), join)
+            let grp = Group16::new(nv);
+            // SAFETY (for `move_group`): its group's elements readable and slots
+            // writable, all 16 when `whole` on that side (see the walk below).
+            let move_group = |sp: *const u8, dp: *mut u8, rd: bool, wr: bool| unsafe {
+                if S::W == 2 && S::DTYPE == D::DTYPE {
+                    return grp.write16::<DP>(dp, grp.read16::<SP>(sp, rd), wr);
+                }
+                let v = if S::W == 4 {
+                    grp.read32(sp, rd)
                 } else {
-                    x
+                    let x = grp.read16::<SP>(sp, rd);
+                    [
+                        widen(S::DTYPE, _mm256_castsi256_si128(x)),
+                        widen(S::DTYPE, _mm256_extracti128_si256::<1>(x)),
+                    ]
                 };
-                [
-                    widen(S::DTYPE, _mm256_castsi256_si128(x)),
-                    widen(S::DTYPE, _mm256_extracti128_si256::<1>(x)),
-                ]
-            };
-            let narrow16 = |v: [__m256i; 2]| {
-                let y = _mm256_inserti128_si256::<1>(
-                    _mm256_castsi128_si256(narrow(D::DTYPE, v[0])),
-                    narrow(D::DTYPE, v[1]),
-                );
-                if DP {
-                    _mm256_permute4x64_epi64::<0xD8>(_mm256_shuffle_epi8(y, split))
-                } else {
-                    y
-                }
-            };
-            // SAFETY (all accesses below): rows in bounds (contract): a full group's 16
-            // elements and slots are readable and writable, the last group's `nv`
-            // elements readable (a byte-plane group: all 32 bytes) and its `ns` slots
-            // writable; the masked accesses touch only those, the 16-bit ones element
-            // `nv - 1`.
-            let load = |sp: *const u8, whole: bool| unsafe {
-                if S::W == 4 {
-                    if whole {
-                        [
-                            _mm256_loadu_si256(sp.cast()),
-                            _mm256_loadu_si256(sp.add(32).cast()),
-                        ]
-                    } else {
-                        [
-                            _mm256_maskload_epi32(sp.cast(), m_lo),
-                            _mm256_maskload_epi32(sp.add(32).cast(), m_hi),
-                        ]
-                    }
-                } else if whole || SP {
-                    widen16(_mm256_loadu_si256(sp.cast()))
-                } else {
-                    let x = _mm256_maskload_epi32(sp.cast(), m16);
-                    let x = if odd {
-                        let e = sp.add(4 * pairs).cast::<u16>().read_unaligned();
-                        let e = _mm256_set1_epi32(i32::from(e));
-                        _mm256_or_si256(x, _mm256_and_si256(e, last_lane))
-                    } else {
-                        x
-                    };
-                    widen16(x)
-                }
-            };
-            let store = |dp: *mut u8, v: [__m256i; 2], whole: bool| unsafe {
                 if D::W == 4 {
-                    if whole {
-                        _mm256_storeu_si256(dp.cast(), v[0]);
-                        _mm256_storeu_si256(dp.add(32).cast(), v[1]);
-                    } else {
-                        _mm256_maskstore_epi32(dp.cast(), m_lo, v[0]);
-                        _mm256_maskstore_epi32(dp.add(32).cast(), m_hi, v[1]);
-                    }
-                } else if whole {
-                    _mm256_storeu_si256(dp.cast(), narrow16(v));
+                    grp.write32(dp, v, wr)
                 } else {
-                    let y = narrow16(v);
-                    _mm256_maskstore_epi32(dp.cast(), m16, y);
-                    if odd {
-                        let e = _mm256_permutevar8x32_epi32(y, last);
-                        let e = _mm256_cvtsi256_si32(e) as u16;
-                        dp.add(4 * pairs).cast::<u16>().write_unaligned(e);
-                    }
+                    let y = _mm256_inserti128_si256::<1>(
+                        _mm256_castsi128_si256(narrow(D::DTYPE, v[0])),
+                        narrow(D::DTYPE, v[1]),
+                    );
+                    grp.write16::<DP>(dp, y, wr)
                 }
             };
-            // SAFETY: as above.
+            // SAFETY: rows in bounds (contract): a full group's 16 elements and slots
+            // are readable and writable, the last group's `nv` elements readable (a
+            // byte-plane group: all 32 bytes, as `grid_extent` counts it) and its `ns`
+            // slots writable.
             unsafe {
                 for_each_row(src, dst, g, |sj, dj| {
                     let (mut sp, mut dp) = (sj, dj);
                     for _ in 0..r.npix {
                         let (sg0, dg0) = (sp, dp);
                         for _ in 0..full {
-                            store(dp, load(sp, true), true);
+                            move_group(sp, dp, true, true);
                             sp = sp.wrapping_add(s.group);
                             dp = dp.wrapping_add(d.group);
                         }
-                        store(dp, load(sp, nv == 16), ns == 16);
+                        move_group(sp, dp, nv == 16, ns == 16);
                         sp = sg0.wrapping_add(s.pixel);
                         dp = dg0.wrapping_add(d.pixel);
                     }

@@ -1086,79 +1086,43 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
             convert_grid::<S, D>(exec.path, input, sside, out, dside, row, grid);
         }
     };
-    // A run of `c` rows from row `i0` of `chunk`: alignment gaps and the tiles with
-    // missing pixels (all of an edge row's, else those from `full_w` on) zeroed, then
-    // converted; per run, just before its conversion, as in `pack_tiled`.
-    let first_partial = |vh: usize| if vh < th { 0 } else { full_w };
-    let emit = |chunk: &mut [u8], (i0, b0, vh): (usize, usize, usize), c: usize| {
-        let rows_bytes = &mut chunk[i0 * row_len..(i0 + c) * row_len];
-        zero_strided(
-            &mut rows_bytes[tile_raw..],
-            c * n_tw,
-            tile_bytes,
-            tile_bytes - tile_raw,
-        );
-        for row in rows_bytes.chunks_exact_mut(row_len) {
-            let p = first_partial(vh);
-            zero_strided(&mut row[p * tile_bytes..], n_tw - p, tile_bytes, tile_raw);
-        }
-        convert(chunk, (i0, b0, vh), c, [th * sh, 1]);
-    };
-    // The same row of `c` outer indices, `step` apart (input bytes, rows), as `emit`.
-    let emit_across = |chunk: &mut [u8], (i0, b0, vh), c: usize, step: [usize; 2]| {
+    // `c` rows from row `f` of `chunk`, `step` apart (input bytes, tiles; a row step is
+    // `n_tw` tiles): alignment gaps and the tiles with missing pixels (all of an edge
+    // row's, else those from `full_w` on) zeroed, then converted; per run, just before
+    // its conversion, as in `pack_tiled`. A row's place in `chunk` comes from its first
+    // tile's number: the runs of a whole walk do not come in storage order.
+    let emit = |chunk: &mut [u8], first: usize, f: &TileRow, c: usize, step: [usize; 2]| {
+        let (i0, vh, rstep) = (f.idx0 / n_tw - first, f.valid[1], step[1] / n_tw);
+        let p = if vh < th { 0 } else { full_w };
         for k in 0..c {
-            let row = &mut chunk[(i0 + k * step[1]) * row_len..][..row_len];
+            let row = &mut chunk[(i0 + k * rstep) * row_len..][..row_len];
             zero_strided(
                 &mut row[tile_raw..],
                 n_tw,
                 tile_bytes,
                 tile_bytes - tile_raw,
             );
-            let p = first_partial(vh);
             zero_strided(&mut row[p * tile_bytes..], n_tw - p, tile_bytes, tile_raw);
         }
-        convert(chunk, (i0, b0, vh), c, step);
+        convert(chunk, (i0, f.base, vh), c, [step[0], rstep]);
     };
     // Whole rows one tile row apart on the input are one conversion grid.
-    let follows = |((i0, b0, vh0), c): ((usize, usize, usize), usize),
-                   t: &(usize, usize, usize)| {
-        vh0 == th
-            && t.2 == th
-            && i0 + c == t.0
-            && c.checked_mul(th * sh).and_then(|x| x.checked_add(b0)) == Some(t.1)
+    let chain = [th * sh, n_tw];
+    let follows = |(f, c): (TileRow, usize), t: &TileRow| {
+        f.valid[1] == th
+            && t.valid[1] == th
+            && c.checked_mul(chain[0]).and_then(|x| x.checked_add(f.base)) == Some(t.base)
+            && c.checked_mul(chain[1]).and_then(|x| x.checked_add(f.idx0)) == Some(t.idx0)
     };
+    let whole = |t: &TileRow| t.valid[1] == th;
     for_unit_chunks(exec, dst, row_len, nrows, |first, n, chunk| {
         let mut batch = RowBatch::new();
-        // A row's place in `chunk`, from its first tile's number (rows of `n_tw` tiles;
-        // the runs of a whole walk do not come in storage order).
-        let at = |tr: &TileRow| (tr.idx0 / n_tw - first, tr.base, tr.valid[1]);
-        let chain = [th * sh, n_tw];
         for_row_blocks(rows, first..first + n, |b| {
-            // The same row of each outer index in one grid, as `push_block` does.
-            let runs_follow = b.first.valid[1] == th
-                && b.steps == chain
-                && b.n.checked_mul(chain[0]) == Some(b.astep[0])
-                && b.n.checked_mul(chain[1]) == Some(b.astep[1]);
-            if b.across > b.n && !runs_follow && b.astep[1].is_multiple_of(n_tw) {
-                let step = [b.astep[0], b.astep[1] / n_tw];
-                for i in 0..b.n {
-                    emit_across(chunk, at(&run_row(&b.first, i, b.steps)), b.across, step);
-                }
-                return;
-            }
-            for k in 0..b.across {
-                let (tr, c, steps) = (b.run(k), b.n, b.steps);
-                if tr.valid[1] == th && steps == chain {
-                    batch.push_run(at(&tr), c, follows, |r, c| emit(chunk, r, c));
-                } else {
-                    for k in 0..c {
-                        let row = at(&run_row(&tr, k, steps));
-                        batch.push(row, follows, |r, c| emit(chunk, r, c));
-                    }
-                }
-            }
+            batch.push_block(b, chain, true, whole, follows, |f, c, step| {
+                emit(chunk, first, &f, c, step)
+            });
         });
-        batch.finish(|r, c| emit(chunk, r, c));
+        batch.finish(|f, c| emit(chunk, first, &f, c, chain));
     });
 }
 

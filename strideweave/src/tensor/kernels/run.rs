@@ -4160,6 +4160,10 @@ mod x86 {
                     grp.write16::<DP>(dp, y, wr)
                 }
             };
+            // Its own pixel walk, not `for_each_group`'s: that one's group loop, empty
+            // for pixels of one group (the common case here), measured 11% more
+            // instructions (callgrind, `bf16[1,224,224,12]` into 1x4x4x16 tiles) and
+            // 5-8% more time, with the full groups' flag as a constant or as `nv == 16`.
             // SAFETY: rows in bounds (contract): a full group's 16 elements and slots
             // are readable and writable, the last group's `nv` elements readable (a
             // byte-plane group: all 32 bytes, as `grid_extent` counts it) and its `ns`

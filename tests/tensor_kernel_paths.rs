@@ -1065,6 +1065,61 @@ fn sixteen_bit_copies_through_16_slot_groups_match_the_oracle_on_every_path() {
     check_dense_and_padded(&cases, 41);
 }
 
+/// Tiles of 32 channel slots: the AVX2 path moves a group as two 16-slot halves (BF16
+/// byte planes of 32 slots by one interleave of both planes), a partial last group's
+/// halves masked (the second one empty, partial or whole; an odd last channel). One or
+/// several groups, partial tiles, alignment gaps, outer indices, dense and padded flat
+/// sides, both directions, every dtype pair, every path and thread count.
+/// Spec requirement (tensor storage, MlaTiled): channel padding and positions past a
+/// logical extent written as zero and never read, BF16 tiles in byte planes of the
+/// tile's channel slots; conversions bit-exact.
+#[test]
+fn thirty_two_slot_groups_match_the_oracle_on_every_path() {
+    let t8 = "mla-tiled(roles=.HWC, tile=(1,8,8,32), align=64)";
+    let cases = [
+        ("1,9,7,16", t8),
+        (
+            "2,5,6,17",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,32), align=64)",
+        ),
+        ("1,6,11,31", t8),
+        (
+            "1,3,9,32",
+            "mla-tiled(roles=.HWC, tile=(1,2,4,32), align=128)",
+        ),
+        ("1,5,5,40", t8),
+        (
+            "2,3,7,63",
+            "mla-tiled(roles=.HWC, tile=(1,4,2,32), align=64)",
+        ),
+        (
+            "1,4,5,67",
+            "mla-tiled(roles=.HWC, tile=(1,1,4,32), align=64)",
+        ),
+        ("1,10,9,5", t8),
+    ];
+    check_dense_and_padded(&cases, 43);
+    for (d, p) in &cases[..4] {
+        for (a, b) in [
+            ("f16", "bf16"),
+            ("bf16", "f16"),
+            ("f16", "f32"),
+            ("f32", "f16"),
+        ] {
+            check_all_paths(
+                &spec(&format!("{a}[{d}]")),
+                &spec(&format!("{b}[{d}] {p}")),
+                45,
+            );
+            check_all_paths(
+                &spec(&format!("{a}[{d}] {p}")),
+                &spec(&format!("{b}[{d}]")),
+                46,
+            );
+        }
+    }
+}
+
 /// Tiles of 2 and 4 channel slots with many channel groups: the kernels transpose chunks
 /// of 8 or 4 pixels by blocks of 16 channels as units of 2 or 4 lanes. Partial last
 /// groups and blocks, chunks cut short by the run's end, a tile's H rows joined to its

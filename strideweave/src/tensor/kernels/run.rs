@@ -1276,6 +1276,7 @@ mod x86 {
             let one_group = r.groups() == 1 && r.valid >= 8;
             let copy16 = S::W == 2 && S::DTYPE == D::DTYPE;
             if copy16
+                && r.slots == 16
                 && groups16_fit::<S, D>(s, d, r)
                 && (matches!(s.fmt, Fmt::Planes(_)) || (one_group && dense_into_planes))
             {
@@ -3963,22 +3964,21 @@ mod x86 {
             };
         }
 
-        /// Whether [`grid_groups16`] takes row `r`: groups of 16 slots (the last one
-        /// holding 1 to 16 channels), each side elements or (16-bit, a tile's side) byte
-        /// planes of 16 slots, the last group's written slots all 16 or exactly its
-        /// channels (elements).
+        /// Whether [`grid_groups16`] takes row `r`: groups of 16 or 32 slots (the last
+        /// one holding at least one channel), each side elements or (16-bit, a tile's
+        /// side) byte planes of the group's slots, the last group's written slots all of
+        /// them or exactly its channels (elements).
         pub(super) fn groups16_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
             let (nv, ns) = r.group(r.groups() - 1);
             let side = |x: Side, w: usize| match x.fmt {
-                Fmt::Planes(16) => w == 2,
+                Fmt::Planes(pl) => w == 2 && pl == r.slots,
                 Fmt::Elements(st) => st == w,
-                Fmt::Planes(_) => false,
             };
-            r.slots == 16
+            (r.slots == 16 || r.slots == 32)
                 && nv >= 1
                 && side(s, S::W)
                 && side(d, D::W)
-                && (ns == 16 || (ns == nv && d.fmt == Fmt::Elements(D::W)))
+                && (ns == r.slots || (ns == nv && d.fmt == Fmt::Elements(D::W)))
         }
 
         /// The accesses of one 16-slot group whose last group holds `nv` channels: a
@@ -3986,6 +3986,7 @@ mod x86 {
         /// and one 16-bit access for an odd last channel; BF16 byte planes by a byte
         /// shuffle and a quadword permute), an F32 group as two 8-lane halves (a partial
         /// one dword-masked).
+        #[derive(Clone, Copy)]
         struct Group16 {
             /// Dword masks: an F32 partial group's two halves, a 16-bit one's pairs.
             halves: [__m256i; 2],
@@ -4112,13 +4113,14 @@ mod x86 {
             }
         }
 
-        /// Conversions through 16-slot groups (tiles or blocks of 16 channel slots), one
-        /// group per vector or pair of vectors ([`Group16`]): a full group is a load and
-        /// a store (16-bit) or two of each (F32), a partial last group the masked
-        /// accesses, the padding slots zero in the same stores; a conversion runs per
-        /// 8-lane half (16-bit copies move bits). The group walk (`grid_direct`) took an
-        /// 8-lane block, a tail of byte-sized pieces and zero stores per pixel, about 100
-        /// instructions (`bf16[1,57,13,12]` into (4,4) blocks: 9x the bytes' floor).
+        /// Conversions through 16- or 32-slot groups (tiles or blocks of 16 channel
+        /// slots, tiles of 32), one 16-slot half per vector or pair of vectors
+        /// ([`Group16`]): a full half is a load and a store (16-bit) or two of each
+        /// (F32), a partial last group's halves the masked accesses, the padding slots
+        /// zero in the same stores; a conversion runs per 8-lane quarter (16-bit copies
+        /// move bits). The group walk (`grid_direct`) took an 8-lane block, a tail of
+        /// byte-sized pieces and zero stores per pixel, about 100 instructions
+        /// (`bf16[1,57,13,12]` into (4,4) blocks: 9x the bytes' floor).
         ///
         /// # Safety
         /// As for `grid_direct`, and `groups16_fit` holds.
@@ -4132,41 +4134,146 @@ mod x86 {
             r: Row,
             g: Grid,
         ) {
+            // SAFETY: same contract; `groups16_fit` allows 16 or 32 slots.
+            unsafe {
+                if r.slots == 32 {
+                    groups_of_halves::<S, D, SP, DP, 2>(src, s, dst, d, r, g)
+                } else {
+                    groups_of_halves::<S, D, SP, DP, 1>(src, s, dst, d, r, g)
+                }
+            }
+        }
+
+        /// A group's `K` 16-slot halves: their accesses, and whether each is read and
+        /// written whole.
+        type Halves<const K: usize> = [(Group16, bool, bool); K];
+
+        /// The 16-bit lanes of a group's halves (BF16 byte planes of 32 slots: both
+        /// planes loaded, their bytes interleaved per 128-bit lane and the lanes put in
+        /// order).
+        ///
+        /// # Safety
+        /// As for [`Group16::read16`], per half (byte planes: the whole group).
+        #[inline(always)]
+        unsafe fn read_halves<const PL: bool, const K: usize>(
+            p: *const u8,
+            h: &Halves<K>,
+        ) -> [__m256i; K] {
+            // SAFETY: the caller's.
+            unsafe {
+                if PL && K == 2 {
+                    let (lo, hi) = (
+                        _mm256_loadu_si256(p.cast()),
+                        _mm256_loadu_si256(p.add(32).cast()),
+                    );
+                    let (a, b) = (_mm256_unpacklo_epi8(lo, hi), _mm256_unpackhi_epi8(lo, hi));
+                    let x = [
+                        _mm256_permute2x128_si256::<0x20>(a, b),
+                        _mm256_permute2x128_si256::<0x31>(a, b),
+                    ];
+                    return std::array::from_fn(|k| x[k]);
+                }
+                std::array::from_fn(|k| h[k].0.read16::<PL>(p.add(32 * k), h[k].1))
+            }
+        }
+
+        /// Writes the 16-bit lanes `y` of a group's halves (byte planes of 32 slots:
+        /// whole, the inverse of [`read_halves`]).
+        ///
+        /// # Safety
+        /// As for [`Group16::write16`], per half (byte planes: the whole group).
+        #[inline(always)]
+        unsafe fn write_halves<const PL: bool, const K: usize>(
+            p: *mut u8,
+            y: [__m256i; K],
+            h: &Halves<K>,
+        ) {
+            // SAFETY: the caller's.
+            unsafe {
+                if PL && K == 2 {
+                    let split = _mm256_setr_epi8(
+                        0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8, 10,
+                        12, 14, 1, 3, 5, 7, 9, 11, 13, 15,
+                    );
+                    let q = |v| _mm256_permute4x64_epi64::<0xD8>(_mm256_shuffle_epi8(v, split));
+                    let (p0, p1) = (q(y[0]), q(y[K - 1]));
+                    _mm256_storeu_si256(p.cast(), _mm256_permute2x128_si256::<0x20>(p0, p1));
+                    _mm256_storeu_si256(
+                        p.add(32).cast(),
+                        _mm256_permute2x128_si256::<0x31>(p0, p1),
+                    );
+                    return;
+                }
+                for k in 0..K {
+                    h[k].0.write16::<PL>(p.add(32 * k), y[k], h[k].2);
+                }
+            }
+        }
+
+        /// [`grid_groups16`] for groups of `K` halves.
+        ///
+        /// # Safety
+        /// As for [`grid_groups16`], with `r.slots == 16 * K`.
+        #[inline(always)]
+        unsafe fn groups_of_halves<
+            S: Elem,
+            D: Elem,
+            const SP: bool,
+            const DP: bool,
+            const K: usize,
+        >(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
             let full = r.groups() - 1;
             let (nv, ns) = r.group(full);
-            let grp = Group16::new(nv);
+            // SAFETY (`Group16::new`): AVX2 and F16C are enabled (the caller's).
+            let whole: Halves<K> = [(unsafe { Group16::new(16) }, true, true); K];
+            let last: Halves<K> = std::array::from_fn(|k| {
+                let n = nv.saturating_sub(16 * k).min(16);
+                (unsafe { Group16::new(n) }, n == 16, ns == r.slots)
+            });
             // SAFETY (for `move_group`): its group's elements readable and slots
-            // writable, all 16 when `whole` on that side (see the walk below).
-            let move_group = |sp: *const u8, dp: *mut u8, rd: bool, wr: bool| unsafe {
+            // writable, each half whole as its flags say (see the walk below).
+            let move_group = |sp: *const u8, dp: *mut u8, h: &Halves<K>| unsafe {
                 if S::W == 2 && S::DTYPE == D::DTYPE {
-                    return grp.write16::<DP>(dp, grp.read16::<SP>(sp, rd), wr);
+                    return write_halves::<DP, K>(dp, read_halves::<SP, K>(sp, h), h);
                 }
-                let v = if S::W == 4 {
-                    grp.read32(sp, rd)
+                let v: [[__m256i; 2]; K] = if S::W == 4 {
+                    std::array::from_fn(|k| h[k].0.read32(sp.add(64 * k), h[k].1))
                 } else {
-                    let x = grp.read16::<SP>(sp, rd);
-                    [
-                        widen(S::DTYPE, _mm256_castsi256_si128(x)),
-                        widen(S::DTYPE, _mm256_extracti128_si256::<1>(x)),
-                    ]
+                    read_halves::<SP, K>(sp, h).map(|x| {
+                        [
+                            widen(S::DTYPE, _mm256_castsi256_si128(x)),
+                            widen(S::DTYPE, _mm256_extracti128_si256::<1>(x)),
+                        ]
+                    })
                 };
                 if D::W == 4 {
-                    grp.write32(dp, v, wr)
+                    for k in 0..K {
+                        h[k].0.write32(dp.add(64 * k), v[k], h[k].2);
+                    }
                 } else {
-                    let y = _mm256_inserti128_si256::<1>(
-                        _mm256_castsi128_si256(narrow(D::DTYPE, v[0])),
-                        narrow(D::DTYPE, v[1]),
-                    );
-                    grp.write16::<DP>(dp, y, wr)
+                    let y = v.map(|v| {
+                        _mm256_inserti128_si256::<1>(
+                            _mm256_castsi128_si256(narrow(D::DTYPE, v[0])),
+                            narrow(D::DTYPE, v[1]),
+                        )
+                    });
+                    write_halves::<DP, K>(dp, y, h)
                 }
             };
             // Its own pixel walk, not `for_each_group`'s: that one's group loop, empty
             // for pixels of one group (the common case here), measured 11% more
             // instructions (callgrind, `bf16[1,224,224,12]` into 1x4x4x16 tiles) and
             // 5-8% more time, with the full groups' flag as a constant or as `nv == 16`.
-            // SAFETY: rows in bounds (contract): a full group's 16 elements and slots
-            // are readable and writable, the last group's `nv` elements readable (a
-            // byte-plane group: all 32 bytes, as `grid_extent` counts it) and its `ns`
+            // SAFETY: rows in bounds (contract): a full group's elements and slots are
+            // readable and writable, the last group's `nv` elements readable (a
+            // byte-plane group: all of it, as `grid_extent` counts it) and its `ns`
             // slots writable.
             unsafe {
                 for_each_row(src, dst, g, |sj, dj| {
@@ -4174,11 +4281,11 @@ mod x86 {
                     for _ in 0..r.npix {
                         let (sg0, dg0) = (sp, dp);
                         for _ in 0..full {
-                            move_group(sp, dp, true, true);
+                            move_group(sp, dp, &whole);
                             sp = sp.wrapping_add(s.group);
                             dp = dp.wrapping_add(d.group);
                         }
-                        move_group(sp, dp, nv == 16, ns == 16);
+                        move_group(sp, dp, &last);
                         sp = sg0.wrapping_add(s.pixel);
                         dp = dg0.wrapping_add(d.pixel);
                     }

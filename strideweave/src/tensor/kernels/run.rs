@@ -4243,8 +4243,7 @@ mod x86 {
             r: Row,
             g: Grid,
         ) {
-            let full = r.groups() - 1;
-            let (nv, ns) = r.group(full);
+            let (nv, ns) = r.group(r.groups() - 1);
             // The last group's halves: accesses, read whole, written whole (a full
             // group's halves are whole on both sides, their masks unused).
             let mut h = [Group16::new(nv.min(16)); K];
@@ -4294,27 +4293,19 @@ mod x86 {
                     write_halves::<DP, K>(dp, y, &h, wr)
                 }
             };
-            // Its own pixel walk, not `for_each_group`'s: that one's group loop, empty
-            // for pixels of one group (the common case here), measured 11% more
-            // instructions (callgrind, `bf16[1,224,224,12]` into 1x4x4x16 tiles) and
-            // 5-8% more time, with the full groups' flag as a constant or as `nv == 16`.
+            // Pixel by pixel: group by group (see `GROUP_OUTER_MIN`) measured even here,
+            // also for groups a multiple of 2 KiB apart (`bf16[4,15,17,384]` into
+            // 1x4x4x16 tiles, 10 KiB apart; `f16[1,31,3,384]`, 4 KiB).
             // SAFETY: rows in bounds (contract): a full group's elements and slots are
             // readable and writable, the last group's `nv` elements readable (a
             // byte-plane group: all of it, as `grid_extent` counts it) and its `ns`
             // slots writable.
             unsafe {
-                for_each_row(src, dst, g, |sj, dj| {
-                    let (mut sp, mut dp) = (sj, dj);
-                    for _ in 0..r.npix {
-                        let (sg0, dg0) = (sp, dp);
-                        for _ in 0..full {
-                            move_group(sp, dp, [true; K], [true; K]);
-                            sp = sp.wrapping_add(s.group);
-                            dp = dp.wrapping_add(d.group);
-                        }
-                        move_group(sp, dp, last_rd, last_wr);
-                        sp = sg0.wrapping_add(s.pixel);
-                        dp = dg0.wrapping_add(d.pixel);
+                for_each_group_ordered(src, s, dst, d, r, g, false, |sp, dp, last| {
+                    if last {
+                        move_group(sp, dp, last_rd, last_wr)
+                    } else {
+                        move_group(sp, dp, [true; K], [true; K])
                     }
                 })
             }

@@ -1120,6 +1120,54 @@ fn thirty_two_slot_groups_match_the_oracle_on_every_path() {
     }
 }
 
+/// Tiles of 8 channel slots: the AVX2 path moves a group as one 128-bit (16-bit) or
+/// 256-bit (F32) access, BF16 byte planes of 8 slots by one byte interleave, a partial
+/// last group dword-masked with an odd last channel. One or several groups, partial
+/// tiles, alignment gaps, outer indices, dense and padded flat sides, both directions,
+/// every dtype pair, every path and thread count.
+/// Spec requirement (tensor storage, MlaTiled): channel padding and positions past a
+/// logical extent written as zero and never read, BF16 tiles in byte planes of the
+/// tile's channel slots; conversions bit-exact.
+#[test]
+fn eight_slot_groups_match_the_oracle_on_every_path() {
+    let t = "mla-tiled(roles=.HWC, tile=(1,4,4,8), align=64)";
+    let cases = [
+        ("1,9,7,8", t),
+        ("2,5,6,3", t),
+        (
+            "1,6,11,7",
+            "mla-tiled(roles=.HWC, tile=(1,2,4,8), align=128)",
+        ),
+        ("1,3,9,16", t),
+        (
+            "1,5,5,21",
+            "mla-tiled(roles=.HWC, tile=(1,1,4,8), align=32)",
+        ),
+        ("2,3,7,40", t),
+        ("1,4,5,1", t),
+    ];
+    check_dense_and_padded(&cases, 47);
+    for (d, p) in &cases[..4] {
+        for (a, b) in [
+            ("f16", "bf16"),
+            ("bf16", "f16"),
+            ("f16", "f32"),
+            ("f32", "f16"),
+        ] {
+            check_all_paths(
+                &spec(&format!("{a}[{d}]")),
+                &spec(&format!("{b}[{d}] {p}")),
+                48,
+            );
+            check_all_paths(
+                &spec(&format!("{a}[{d}] {p}")),
+                &spec(&format!("{b}[{d}]")),
+                49,
+            );
+        }
+    }
+}
+
 /// Tiles of 2 and 4 channel slots with many channel groups: the kernels transpose chunks
 /// of 8 or 4 pixels by blocks of 16 channels as units of 2 or 4 lanes. Partial last
 /// groups and blocks, chunks cut short by the run's end, a tile's H rows joined to its

@@ -3973,7 +3973,7 @@ mod x86 {
             };
         }
 
-        /// Whether [`grid_groups16`] takes row `r`: groups of 16 or 32 slots (the last
+        /// Whether [`grid_groups16`] takes row `r`: groups of 8, 16 or 32 slots (the last
         /// one holding at least one channel), each side elements or (16-bit, a tile's
         /// side) byte planes of the group's slots, the last group's written slots all of
         /// them or exactly its channels (elements).
@@ -3983,7 +3983,7 @@ mod x86 {
                 Fmt::Planes(pl) => w == 2 && pl == r.slots,
                 Fmt::Elements(st) => st == w,
             };
-            (r.slots == 16 || r.slots == 32)
+            matches!(r.slots, 8 | 16 | 32)
                 && nv >= 1
                 && side(s, S::W)
                 && side(d, D::W)
@@ -4027,14 +4027,28 @@ mod x86 {
             }
 
             /// The 16 lanes of a 16-bit group (a partial one's missing lanes zero, or,
-            /// from byte planes, whatever the tile holds there).
+            /// from byte planes, whatever the tile holds there); `E`: a group of 8 slots,
+            /// in the low 8 lanes (the high ones zero).
             ///
             /// # Safety
-            /// The group's elements readable (a byte-plane group: all 32 bytes).
+            /// The group's elements readable (a byte-plane group: all of its bytes).
             #[inline(always)]
-            unsafe fn read16<const PL: bool>(&self, p: *const u8, whole: bool) -> __m256i {
+            unsafe fn read16<const PL: bool, const E: bool>(
+                &self,
+                p: *const u8,
+                whole: bool,
+            ) -> __m256i {
                 // SAFETY: the accesses touch the readable bytes only (caller).
                 unsafe {
+                    if E && (PL || whole) {
+                        let v = _mm_loadu_si128(p.cast());
+                        let v = if PL {
+                            _mm_unpacklo_epi8(v, _mm_srli_si128::<8>(v))
+                        } else {
+                            v
+                        };
+                        return _mm256_zextsi128_si256(v);
+                    }
                     if PL {
                         let v = _mm256_permute4x64_epi64::<0xD8>(_mm256_loadu_si256(p.cast()));
                         let join = _mm256_setr_epi8(
@@ -4060,14 +4074,31 @@ mod x86 {
             }
 
             /// Writes the 16 lanes `y` of a 16-bit group: all 16 slots when `whole`,
-            /// else the partial group's channels (elements).
+            /// else the partial group's channels (elements); `E`: a group of 8 slots, the
+            /// low 8 lanes.
             ///
             /// # Safety
             /// Those slots writable.
             #[inline(always)]
-            unsafe fn write16<const PL: bool>(&self, p: *mut u8, y: __m256i, whole: bool) {
+            unsafe fn write16<const PL: bool, const E: bool>(
+                &self,
+                p: *mut u8,
+                y: __m256i,
+                whole: bool,
+            ) {
                 // SAFETY: the accesses touch the writable bytes only (caller).
                 unsafe {
+                    if E && whole {
+                        let x = _mm256_castsi256_si128(y);
+                        let x = if PL {
+                            let split =
+                                _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
+                            _mm_shuffle_epi8(x, split)
+                        } else {
+                            x
+                        };
+                        return _mm_storeu_si128(p.cast(), x);
+                    }
                     if whole {
                         let y = if PL {
                             let split = _mm256_setr_epi8(
@@ -4088,14 +4119,23 @@ mod x86 {
                 }
             }
 
-            /// The two halves of an F32 group.
+            /// The two halves of an F32 group (`E`: a group of 8 slots, the first half;
+            /// the second zero).
             ///
             /// # Safety
             /// The group's elements readable.
             #[inline(always)]
-            unsafe fn read32(&self, p: *const u8, whole: bool) -> [__m256i; 2] {
+            unsafe fn read32<const E: bool>(&self, p: *const u8, whole: bool) -> [__m256i; 2] {
                 // SAFETY: masked-off dwords are not accessed (caller: the rest readable).
                 unsafe {
+                    if E {
+                        let v = if whole {
+                            _mm256_loadu_si256(p.cast())
+                        } else {
+                            _mm256_maskload_epi32(p.cast(), self.halves[0])
+                        };
+                        return [v, _mm256_setzero_si256()];
+                    }
                     if whole {
                         [
                             _mm256_loadu_si256(p.cast()),
@@ -4110,14 +4150,22 @@ mod x86 {
                 }
             }
 
-            /// Writes the two halves `v` of an F32 group (all 16 slots when `whole`).
+            /// Writes the two halves `v` of an F32 group (all 16 slots when `whole`; `E`:
+            /// a group of 8 slots, the first half).
             ///
             /// # Safety
             /// Those slots writable.
             #[inline(always)]
-            unsafe fn write32(&self, p: *mut u8, v: [__m256i; 2], whole: bool) {
+            unsafe fn write32<const E: bool>(&self, p: *mut u8, v: [__m256i; 2], whole: bool) {
                 // SAFETY: masked-off dwords are not accessed (caller: the rest writable).
                 unsafe {
+                    if E {
+                        return if whole {
+                            _mm256_storeu_si256(p.cast(), v[0])
+                        } else {
+                            _mm256_maskstore_epi32(p.cast(), self.halves[0], v[0])
+                        };
+                    }
                     if whole {
                         _mm256_storeu_si256(p.cast(), v[0]);
                         _mm256_storeu_si256(p.add(32).cast(), v[1]);
@@ -4150,12 +4198,12 @@ mod x86 {
             r: Row,
             g: Grid,
         ) {
-            // SAFETY: same contract; `groups16_fit` allows 16 or 32 slots.
+            // SAFETY: same contract; `groups16_fit` allows 8, 16 or 32 slots.
             unsafe {
-                if r.slots == 32 {
-                    groups_of_halves::<S, D, SP, DP, 2>(src, s, dst, d, r, g)
-                } else {
-                    groups_of_halves::<S, D, SP, DP, 1>(src, s, dst, d, r, g)
+                match r.slots {
+                    32 => groups_of_halves::<S, D, SP, DP, 2, false>(src, s, dst, d, r, g),
+                    16 => groups_of_halves::<S, D, SP, DP, 1, false>(src, s, dst, d, r, g),
+                    _ => groups_of_halves::<S, D, SP, DP, 1, true>(src, s, dst, d, r, g),
                 }
             }
         }
@@ -4167,7 +4215,7 @@ mod x86 {
         /// # Safety
         /// As for [`Group16::read16`], per half (byte planes: the whole group).
         #[inline(always)]
-        unsafe fn read_halves<const PL: bool, const K: usize>(
+        unsafe fn read_halves<const PL: bool, const K: usize, const E: bool>(
             p: *const u8,
             h: &[Group16; K],
             whole: [bool; K],
@@ -4188,7 +4236,7 @@ mod x86 {
                 // caller's target features, and its intrinsics would become calls.
                 let mut x = [_mm256_setzero_si256(); K];
                 for k in 0..K {
-                    x[k] = h[k].read16::<PL>(p.add(32 * k), whole[k]);
+                    x[k] = h[k].read16::<PL, E>(p.add(32 * k), whole[k]);
                 }
                 x
             }
@@ -4200,7 +4248,7 @@ mod x86 {
         /// # Safety
         /// As for [`Group16::write16`], per half (byte planes: the whole group).
         #[inline(always)]
-        unsafe fn write_halves<const PL: bool, const K: usize>(
+        unsafe fn write_halves<const PL: bool, const K: usize, const E: bool>(
             p: *mut u8,
             y: [__m256i; K],
             h: &[Group16; K],
@@ -4227,7 +4275,7 @@ mod x86 {
                     if k > 0 && !whole[k] && h[k].empty {
                         continue;
                     }
-                    h[k].write16::<PL>(p.add(32 * k), y[k], whole[k]);
+                    h[k].write16::<PL, E>(p.add(32 * k), y[k], whole[k]);
                 }
             }
         }
@@ -4235,7 +4283,8 @@ mod x86 {
         /// [`grid_groups16`] for groups of `K` halves.
         ///
         /// # Safety
-        /// As for [`grid_groups16`], with `r.slots == 16 * K`.
+        /// As for [`grid_groups16`], with `r.slots == 16 * K`, or 8 with `E` (one
+        /// half of 8 slots).
         #[inline(never)]
         #[target_feature(enable = "avx2,f16c")]
         unsafe fn groups_of_halves<
@@ -4244,6 +4293,7 @@ mod x86 {
             const SP: bool,
             const DP: bool,
             const K: usize,
+            const E: bool,
         >(
             src: *const u8,
             s: Side,
@@ -4256,7 +4306,7 @@ mod x86 {
             // The last group's halves: accesses, read whole, written whole (a full
             // group's halves are whole on both sides, their masks unused).
             let mut h = [Group16::new(nv.min(16)); K];
-            let mut last_rd = [nv >= 16; K];
+            let mut last_rd = [nv >= if E { 8 } else { 16 }; K];
             for k in 1..K {
                 h[k] = Group16::new(nv.saturating_sub(16 * k).min(16));
                 last_rd[k] = nv >= 16 * (k + 1);
@@ -4266,20 +4316,23 @@ mod x86 {
             // writable, each half whole as its flags say (see the walk below).
             let move_group = |sp: *const u8, dp: *mut u8, rd: [bool; K], wr: [bool; K]| unsafe {
                 if S::W == 2 && S::DTYPE == D::DTYPE {
-                    return write_halves::<DP, K>(dp, read_halves::<SP, K>(sp, &h, rd), &h, wr);
+                    let x = read_halves::<SP, K, E>(sp, &h, rd);
+                    return write_halves::<DP, K, E>(dp, x, &h, wr);
                 }
                 let mut v = [[_mm256_setzero_si256(); 2]; K];
                 if S::W == 4 {
                     for k in 0..K {
-                        v[k] = h[k].read32(sp.add(64 * k), rd[k]);
+                        v[k] = h[k].read32::<E>(sp.add(64 * k), rd[k]);
                     }
                 } else {
-                    let x = read_halves::<SP, K>(sp, &h, rd);
+                    let x = read_halves::<SP, K, E>(sp, &h, rd);
                     for k in 0..K {
-                        v[k] = [
-                            widen(S::DTYPE, _mm256_castsi256_si128(x[k])),
-                            widen(S::DTYPE, _mm256_extracti128_si256::<1>(x[k])),
-                        ];
+                        let lo = widen(S::DTYPE, _mm256_castsi256_si128(x[k]));
+                        v[k] = if E {
+                            [lo, _mm256_setzero_si256()]
+                        } else {
+                            [lo, widen(S::DTYPE, _mm256_extracti128_si256::<1>(x[k]))]
+                        };
                     }
                 }
                 if D::W == 4 {
@@ -4289,17 +4342,19 @@ mod x86 {
                         if k > 0 && !wr[k] && h[k].empty {
                             continue;
                         }
-                        h[k].write32(dp.add(64 * k), v[k], wr[k]);
+                        h[k].write32::<E>(dp.add(64 * k), v[k], wr[k]);
                     }
                 } else {
                     let mut y = [_mm256_setzero_si256(); K];
                     for k in 0..K {
-                        y[k] = _mm256_inserti128_si256::<1>(
-                            _mm256_castsi128_si256(narrow(D::DTYPE, v[k][0])),
-                            narrow(D::DTYPE, v[k][1]),
-                        );
+                        let lo = _mm256_castsi128_si256(narrow(D::DTYPE, v[k][0]));
+                        y[k] = if E {
+                            lo
+                        } else {
+                            _mm256_inserti128_si256::<1>(lo, narrow(D::DTYPE, v[k][1]))
+                        };
                     }
-                    write_halves::<DP, K>(dp, y, &h, wr)
+                    write_halves::<DP, K, E>(dp, y, &h, wr)
                 }
             };
             // Pixel by pixel: group by group (see `GROUP_OUTER_MIN`) measured even here,

@@ -1024,6 +1024,30 @@ fn check_dense_and_padded(cases: &[(&str, &str)], seed: u64) {
     }
 }
 
+/// The dtype pairs `check_dense_and_padded` leaves out (F16 with BF16 and F32), both
+/// directions, dense flat sides, every path.
+fn check_other_pairs(cases: &[(&str, &str)], seed: u64) {
+    for (d, p) in cases {
+        for (a, b) in [
+            ("f16", "bf16"),
+            ("bf16", "f16"),
+            ("f16", "f32"),
+            ("f32", "f16"),
+        ] {
+            check_all_paths(
+                &spec(&format!("{a}[{d}]")),
+                &spec(&format!("{b}[{d}] {p}")),
+                seed,
+            );
+            check_all_paths(
+                &spec(&format!("{a}[{d}] {p}")),
+                &spec(&format!("{b}[{d}]")),
+                seed + 1,
+            );
+        }
+    }
+}
+
 /// 16-bit copies into and out of 16-slot tiles and blocks: the AVX2 path (and AVX-512,
 /// for BF16 byte planes) moves one channel group per 256-bit vector, a partial last
 /// group's channels by a dword-masked access and one 16-bit access for an odd last
@@ -1099,25 +1123,7 @@ fn thirty_two_slot_groups_match_the_oracle_on_every_path() {
         ("1,10,9,5", t8),
     ];
     check_dense_and_padded(&cases, 43);
-    for (d, p) in &cases[..4] {
-        for (a, b) in [
-            ("f16", "bf16"),
-            ("bf16", "f16"),
-            ("f16", "f32"),
-            ("f32", "f16"),
-        ] {
-            check_all_paths(
-                &spec(&format!("{a}[{d}]")),
-                &spec(&format!("{b}[{d}] {p}")),
-                45,
-            );
-            check_all_paths(
-                &spec(&format!("{a}[{d}] {p}")),
-                &spec(&format!("{b}[{d}]")),
-                46,
-            );
-        }
-    }
+    check_other_pairs(&cases[..4], 45);
 }
 
 /// Tiles of 8 channel slots: the AVX2 path moves a group as one 128-bit (16-bit) or
@@ -1147,25 +1153,7 @@ fn eight_slot_groups_match_the_oracle_on_every_path() {
         ("1,4,5,1", t),
     ];
     check_dense_and_padded(&cases, 47);
-    for (d, p) in &cases[..4] {
-        for (a, b) in [
-            ("f16", "bf16"),
-            ("bf16", "f16"),
-            ("f16", "f32"),
-            ("f32", "f16"),
-        ] {
-            check_all_paths(
-                &spec(&format!("{a}[{d}]")),
-                &spec(&format!("{b}[{d}] {p}")),
-                48,
-            );
-            check_all_paths(
-                &spec(&format!("{a}[{d}] {p}")),
-                &spec(&format!("{b}[{d}]")),
-                49,
-            );
-        }
-    }
+    check_other_pairs(&cases[..4], 48);
 }
 
 /// Tiles of 2 and 4 channel slots with many channel groups: the kernels transpose chunks

@@ -533,7 +533,12 @@ impl RowBlock {
 /// 6 ns (`f16[8,28,7,7]`: 112 rows); a part of a walk, or a short one, goes row by row.
 fn for_row_blocks(walk: &TileWalk, range: std::ops::Range<usize>, mut f: impl FnMut(RowBlock)) {
     let rows = walk.count() as usize;
-    if range != (0..rows) || rows < RUNS_MIN_ROWS {
+    // Runs across (outer indices, D tiles) that outnumber a run's rows along H become
+    // grids across them (`RowBatch::push_block`), so short walks take blocks then too:
+    // `f32[4,7,57,3]` into 1x4x4x16 tiles, 8 rows, made 16 conversion calls row by row.
+    let along = walk.counts()[0] as usize;
+    let across_wins = along.saturating_mul(along) < rows;
+    if range != (0..rows) || (rows < RUNS_MIN_ROWS && !across_wins) {
         return for_tiles(walk, range, |t| f(RowBlock::one(tile_row(t))));
     }
     for b in walk.runs() {

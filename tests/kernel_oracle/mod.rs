@@ -107,29 +107,13 @@ pub fn run(plan: &Plan, input: &AlignedBytes, opts: RunOptions) -> Vec<u8> {
     out.as_slice().to_vec()
 }
 
-/// The thread counts a check runs: `default`, or the comma-separated list in
-/// `STRIDEWEAVE_TEST_THREADS`. The sanitizer stage (`.ci/sanitize`) takes 1 and 3 (one
-/// part, and uneven parts), to keep its instrumented run within CI's time; the plain
-/// test run keeps every count.
-pub fn thread_counts(default: &[usize]) -> Vec<usize> {
-    std::env::var("STRIDEWEAVE_TEST_THREADS")
-        .ok()
-        .map(|v| {
-            v.split(',')
-                .filter_map(|x| x.trim().parse().ok())
-                .collect::<Vec<usize>>()
-        })
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| default.to_vec())
-}
-
 /// Runs `from -> to` on every path, thread count and tile loop; each must equal the oracle.
 pub fn check_all_paths(from: &TensorSpec, to: &TensorSpec, seed: u64) {
     let plan = prepare(Op::conversion(from, to), &[*from], &[*to]).unwrap();
     let input = random_input(plan.inputs()[0].bytes as usize, seed);
     let want = oracle(from, to, input.as_slice());
     for path in paths() {
-        for threads in thread_counts(&[1, 2, 3, 5]) {
+        for threads in [1, 2, 3, 5] {
             for tiles in [TileDispatch::Auto, TileDispatch::Runtime] {
                 let opts = RunOptions::new()
                     .path(path)

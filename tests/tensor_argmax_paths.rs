@@ -8,9 +8,8 @@ use proptest::prelude::*;
 use strideweave::tensor::convert::ConvertPath;
 use strideweave::tensor::{prepare, AlignedBytes, DType, Op, RunOptions, TensorSpec};
 
-fn spec(s: &str) -> TensorSpec {
-    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
-}
+mod kernel_oracle;
+use kernel_oracle::{for_each_coord, spec, Addresses};
 
 /// The values a test draws from: ties, signed zeros, infinities, NaNs of both signs.
 const VALUES: [f32; 10] = [
@@ -65,23 +64,15 @@ fn check(s: &TensorSpec, axis: usize, picks: &[u8], out: &str) {
         c.copy_from_slice(&nan[..c.len()]);
     }
     let mut vals = vec![0f32; n as usize];
-    let coord = |mut i: u64| {
-        let mut c = vec![0u64; ext.len()];
-        for ax in (0..ext.len()).rev() {
-            c[ax] = i % ext[ax];
-            i /= ext[ax];
-        }
-        c
-    };
-    for i in 0..n {
-        let x = VALUES[picks[i as usize % picks.len()] as usize % VALUES.len()];
+    let addresses = Addresses::new(s);
+    for_each_coord(&ext, |i, c| {
+        let x = VALUES[picks[i % picks.len()] as usize % VALUES.len()];
         let bytes = encode(s.dtype, x);
-        let c = coord(i);
         for (b, &byte) in bytes.iter().enumerate() {
-            buf[s.byte_offset(&c, b as u64).unwrap() as usize] = byte;
+            buf[addresses.at(c, b as u64)] = byte;
         }
-        vals[i as usize] = decode(s.dtype, &bytes);
-    }
+        vals[i] = decode(s.dtype, &bytes);
+    });
     // Expected: for each output coordinate, the rule over the reduced axis.
     let mut out_ext = ext.clone();
     out_ext.remove(axis);

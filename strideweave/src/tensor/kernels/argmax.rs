@@ -146,7 +146,11 @@ fn argmax_part<S: Elem>(
     count: usize,
     out: &mut [u8],
 ) {
-    let vector = path == ConvertPath::Avx512Bf16 && path.is_available() && r.n <= i32::MAX as usize;
+    let fits = r.n <= i32::MAX as usize;
+    // AVX-512 runs every vector loop; AVX2 the row kernel and the dense column kernel.
+    let wide = path == ConvertPath::Avx512Bf16 && path.is_available() && fits;
+    let vector = wide || (path == ConvertPath::Avx2F16c && path.is_available() && fits);
+    let kernels = if wide { Kernels::Avx512 } else { Kernels::Avx2 };
     if r.inner == 1 {
         // One output per row: the rows' offsets advance as an odometer over the outer
         // axes, so short rows (an argmax over 40 channels) pay no division per row.
@@ -162,7 +166,7 @@ fn argmax_part<S: Elem>(
         // Contiguous rows of 2 to 32 elements (an argmax over a few channels), sixteen at
         // a time along the innermost outer axis by a transpose (see `TRANSPOSED_ROWS`).
         let transposed =
-            vector && r.n_outer_axes > 0 && TRANSPOSED_ROWS.contains(&r.n) && r.stride == S::W;
+            wide && r.n_outer_axes > 0 && TRANSPOSED_ROWS.contains(&r.n) && r.stride == S::W;
         // A strided row (the reduced axis is not the dense one) whose neighbours along
         // the innermost outer axis are dense: those rows are the columns of the column
         // kernel (a column-major matrix reduced along its rows): `f32[333,301]` with
@@ -171,14 +175,14 @@ fn argmax_part<S: Elem>(
             && r.n_outer_axes > 0
             && rs == S::W
             && r.stride != S::W
-            && !narrow_row::<S>(r.stride);
+            && !(wide && narrow_row::<S>(r.stride));
         let mut i = 0;
         while i < count {
             // Rows `i..i + step` from `base`: up to the end of the innermost outer axis as
             // columns, sixteen along it by a transpose, a run of contiguous rows, or one.
             let step = if across {
                 let cols = (r.outer_ext[last] - idx[last]).min(count - i);
-                columns_vector::<S>(src, base, r.stride, S::W, r.n, cols, out, i, out_w);
+                columns_vector::<S>(kernels, src, base, r.stride, S::W, r.n, cols, out, i, out_w);
                 cols
             } else if transposed && idx[last] + 16 <= r.outer_ext[last] && i + 16 <= count {
                 rows16_transposed_vector::<S>(src, base, rs, r.n, &mut out[i * out_w..], out_w);
@@ -193,10 +197,11 @@ fn argmax_part<S: Elem>(
                 } else {
                     1
                 };
-                rows_vector::<S>(src, base, rs, r.n, rows, &mut out[i * out_w..], out_w);
+                let out = &mut out[i * out_w..];
+                rows_vector::<S>(kernels, src, base, rs, r.n, rows, out, out_w);
                 rows
             } else {
-                let best = if vector && narrow_row::<S>(r.stride) {
+                let best = if wide && narrow_row::<S>(r.stride) {
                     row_narrow_vector::<S>(src, base, r.stride, r.n)
                 } else {
                     argmax_by(r.n, |k| S::to_f32(S::read(src, base + k * r.stride)))
@@ -236,13 +241,13 @@ fn argmax_part<S: Elem>(
             // Columns j.. of this outer index, up to the end of the part or of the row.
             let cols = (r.inner - j).min(count - i);
             let b = base + j * S::W;
-            columns_vector::<S>(src, b, r.stride, S::W, r.n, cols, out, i, out_w);
+            columns_vector::<S>(kernels, src, b, r.stride, S::W, r.n, cols, out, i, out_w);
             i += cols;
-        } else if vector && (cs == S::W || narrow_row::<S>(cs)) {
+        } else if vector && (cs == S::W || (wide && narrow_row::<S>(cs))) {
             // Columns j.. along the innermost inner axis, up to its end or the part's.
             let cols = (last_ext - j % last_ext).min(count - i);
             let b = base + r.inner_offset(j);
-            columns_vector::<S>(src, b, r.stride, cs, r.n, cols, out, i, out_w);
+            columns_vector::<S>(kernels, src, b, r.stride, cs, r.n, cols, out, i, out_w);
             i += cols;
         } else {
             let b = base + r.inner_offset(j);
@@ -324,10 +329,19 @@ fn row_narrow_vector<S: Elem>(src: &[u8], base: usize, stride: usize, n: usize) 
     argmax_by(n, |k| S::to_f32(S::read(src, base + k * stride)))
 }
 
+/// The vector loops a CPU runs (checked by the caller).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kernels {
+    Avx512,
+    Avx2,
+}
+
 /// Row kernel on `rows` runs of `n` contiguous elements, `rs` bytes apart from byte
-/// `base`, into the first `rows` indices of `out` (the CPU has AVX-512: checked by the
+/// `base`, into the first `rows` indices of `out` (the CPU has `kernels`: checked by the
 /// caller).
+#[allow(clippy::too_many_arguments)]
 fn rows_vector<S: Elem>(
+    kernels: Kernels,
     src: &[u8],
     base: usize,
     rs: usize,
@@ -350,10 +364,14 @@ fn rows_vector<S: Elem>(
             && (out_w == 4 || out_w == 8)
     );
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: the caller checked AVX-512 F/BW/VL; every row's n elements lie inside
+    // SAFETY: the caller checked the CPU has `kernels`; every row's n elements lie inside
     // `src` and the `rows` indices inside `out` (asserted).
     unsafe {
-        x86::rows::<S>(src.as_ptr().add(base), rs, n, rows, out.as_mut_ptr(), out_w)
+        let (p, o) = (src.as_ptr().add(base), out.as_mut_ptr());
+        match kernels {
+            Kernels::Avx512 => x86::rows::<S>(p, rs, n, rows, o, out_w),
+            Kernels::Avx2 => avx2::rows::<S>(p, rs, n, rows, o, out_w),
+        }
     };
     #[cfg(not(target_arch = "x86_64"))]
     for j in 0..rows {
@@ -368,6 +386,7 @@ fn rows_vector<S: Elem>(
 /// `src`: dense (`cs` the element width) or 2 to 4 elements apart (see `narrow_row`).
 #[allow(clippy::too_many_arguments)]
 fn columns_vector<S: Elem>(
+    kernels: Kernels,
     src: &[u8],
     base: usize,
     stride: usize,
@@ -383,17 +402,17 @@ fn columns_vector<S: Elem>(
         .and_then(|x| x.checked_add((cols - 1).checked_mul(cs)?))
         .and_then(|x| x.checked_add(base + S::W));
     assert!(last.is_some_and(|l| l <= src.len()) && (i + cols) * out_w <= out.len());
-    assert!(cs == S::W || narrow_row::<S>(cs));
+    assert!(cs == S::W || (kernels == Kernels::Avx512 && narrow_row::<S>(cs)));
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: the caller checked AVX-512 F/BW/VL; every row's `cols` elements lie inside
-    // `src` and the `cols` indices inside `out` (asserted); the columns are dense or
-    // narrow (asserted); n - 1 <= i32::MAX (caller).
+    // SAFETY: the caller checked the CPU has `kernels`; every row's `cols` elements lie
+    // inside `src` and the `cols` indices inside `out` (asserted); the columns are dense
+    // or (AVX-512 only) narrow (asserted); n - 1 <= i32::MAX (caller).
     unsafe {
         let (p, o) = (src.as_ptr().add(base), out.as_mut_ptr().add(i * out_w));
-        if cs == S::W {
-            x86::columns::<S>(p, stride, n, cols, o, out_w)
-        } else {
-            x86::columns_narrow::<S>(p, stride, cs, n, cols, o, out_w)
+        match kernels {
+            Kernels::Avx2 => avx2::columns::<S>(p, stride, n, cols, o, out_w),
+            Kernels::Avx512 if cs == S::W => x86::columns::<S>(p, stride, n, cols, o, out_w),
+            Kernels::Avx512 => x86::columns_narrow::<S>(p, stride, cs, n, cols, o, out_w),
         }
     };
     #[cfg(not(target_arch = "x86_64"))]
@@ -913,6 +932,250 @@ mod x86 {
             }
             unsafe { store(l, out.add(c * out_w), out_w, m) };
             c += 16;
+        }
+    }
+}
+
+/// The row and dense column kernels with AVX2 (8 lanes, F16 widened by F16C), the same
+/// rules as the AVX-512 ones; tails shorter than a vector go through the scalar rule.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{argmax_by, Elem};
+    use crate::tensor::dtype::DType;
+    use std::arch::x86_64::*;
+
+    /// 8 elements widened to F32.
+    #[inline]
+    #[target_feature(enable = "avx2,f16c")]
+    unsafe fn load<S: Elem>(p: *const u8) -> __m256 {
+        // SAFETY: 8 elements readable at p (caller).
+        unsafe {
+            match S::DTYPE {
+                DType::F32 => _mm256_loadu_ps(p.cast()),
+                DType::F16 => _mm256_cvtph_ps(_mm_loadu_si128(p.cast())),
+                _ => {
+                    let x = _mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()));
+                    _mm256_castsi256_ps(_mm256_slli_epi32::<16>(x))
+                }
+            }
+        }
+    }
+
+    /// Element `k` of the row at `p` as F32.
+    #[inline]
+    #[target_feature(enable = "avx2,f16c")]
+    unsafe fn get<S: Elem>(p: *const u8, k: usize) -> f32 {
+        // SAFETY: element k readable (caller).
+        unsafe {
+            match S::DTYPE {
+                DType::F32 => p.add(4 * k).cast::<f32>().read_unaligned(),
+                DType::F16 => {
+                    half::f16::from_bits(p.add(2 * k).cast::<u16>().read_unaligned()).to_f32()
+                }
+                _ => f32::from_bits(u32::from(p.add(2 * k).cast::<u16>().read_unaligned()) << 16),
+            }
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,f16c")]
+    unsafe fn write(out: *mut u8, out_w: usize, j: usize, best: usize) {
+        // SAFETY: index j writable (caller).
+        unsafe {
+            if out_w == 4 {
+                out.add(4 * j)
+                    .cast::<i32>()
+                    .write_unaligned((best as i32).to_le());
+            } else {
+                out.add(8 * j)
+                    .cast::<i64>()
+                    .write_unaligned((best as i64).to_le());
+            }
+        }
+    }
+
+    /// [`row`] on `rows` rows `rs` bytes apart.
+    ///
+    /// # Safety
+    /// AVX2 and F16C available; each row's `n >= 1` elements readable; `rows` indices of
+    /// `out_w` (4 or 8) bytes writable at `out`.
+    #[target_feature(enable = "avx2,f16c")]
+    pub unsafe fn rows<S: Elem>(
+        p: *const u8,
+        rs: usize,
+        n: usize,
+        rows: usize,
+        out: *mut u8,
+        out_w: usize,
+    ) {
+        for j in 0..rows {
+            // SAFETY: row j and index j are in bounds (caller).
+            unsafe { write(out, out_w, j, row::<S>(p.add(j * rs), n)) };
+        }
+    }
+
+    /// Two passes, as the AVX-512 row kernel: the maximum and whether a NaN occurs
+    /// (four accumulators, 32 elements a step), then the first NaN or the first element
+    /// equal to the maximum (-0.0 == +0.0: the first zero wins).
+    ///
+    /// # Safety
+    /// AVX2 and F16C available; `n >= 1` elements readable at `p`.
+    #[target_feature(enable = "avx2,f16c")]
+    unsafe fn row<S: Elem>(p: *const u8, n: usize) -> usize {
+        let w = S::W;
+        let body = n - n % 8;
+        if body == 0 {
+            // SAFETY: elements below n (caller).
+            return argmax_by(n, |k| unsafe { get::<S>(p, k) });
+        }
+        let mut m = [_mm256_set1_ps(f32::NEG_INFINITY); 4];
+        let mut nan = _mm256_setzero_ps();
+        let mut k = 0;
+        // SAFETY (loads): whole blocks of 8 below `body <= n`.
+        while k + 32 <= body {
+            for (u, acc) in m.iter_mut().enumerate() {
+                let v = unsafe { load::<S>(p.add((k + 8 * u) * w)) };
+                nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(v, v));
+                *acc = _mm256_max_ps(*acc, v);
+            }
+            k += 32;
+        }
+        while k < body {
+            let v = unsafe { load::<S>(p.add(k * w)) };
+            nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(v, v));
+            m[0] = _mm256_max_ps(m[0], v);
+            k += 8;
+        }
+        let mut any_nan = _mm256_movemask_ps(nan) != 0;
+        let v = _mm256_max_ps(_mm256_max_ps(m[0], m[1]), _mm256_max_ps(m[2], m[3]));
+        let x = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v));
+        let x = _mm_max_ps(x, _mm_movehl_ps(x, x));
+        let x = _mm_max_ss(x, _mm_shuffle_ps::<1>(x, x));
+        let mut best = _mm_cvtss_f32(x);
+        for k in body..n {
+            // SAFETY: element below n.
+            let v = unsafe { get::<S>(p, k) };
+            any_nan |= v.is_nan();
+            best = best.max(v);
+        }
+        let want = _mm256_set1_ps(best);
+        let mut k = 0;
+        while k < body {
+            let v = unsafe { load::<S>(p.add(k * w)) };
+            let hit = if any_nan {
+                _mm256_cmp_ps::<_CMP_UNORD_Q>(v, v)
+            } else {
+                _mm256_cmp_ps::<_CMP_EQ_OQ>(v, want)
+            };
+            let bits = _mm256_movemask_ps(hit);
+            if bits != 0 {
+                return k + bits.trailing_zeros() as usize;
+            }
+            k += 8;
+        }
+        // SAFETY: elements below n.
+        (body..n)
+            .find(|&k| {
+                let v = unsafe { get::<S>(p, k) };
+                if any_nan {
+                    v.is_nan()
+                } else {
+                    v == best
+                }
+            })
+            .unwrap_or(0) // unreachable: the maximum (or a NaN) occurs
+    }
+
+    /// Per lane (one column each): the best value, its row, and whether a NaN was seen.
+    #[derive(Clone, Copy)]
+    struct Lanes {
+        best: __m256,
+        idx: __m256i,
+        done: __m256,
+    }
+
+    /// The scalar rule lane by lane: a greater value or the first NaN takes row `k`.
+    #[inline]
+    #[target_feature(enable = "avx2,f16c")]
+    fn step(l: Lanes, v: __m256, k: __m256i) -> Lanes {
+        let gt = _mm256_andnot_ps(l.done, _mm256_cmp_ps::<_CMP_GT_OQ>(v, l.best));
+        let nan = _mm256_andnot_ps(l.done, _mm256_cmp_ps::<_CMP_UNORD_Q>(v, v));
+        let take = _mm256_castps_si256(_mm256_or_ps(gt, nan));
+        Lanes {
+            best: _mm256_blendv_ps(l.best, v, gt),
+            idx: _mm256_blendv_epi8(l.idx, k, take),
+            done: _mm256_or_ps(l.done, nan),
+        }
+    }
+
+    /// # Safety
+    /// AVX2 and F16C available; rows `0..n` (`stride` bytes apart) of `cols` elements
+    /// readable at `p`; `cols` indices of `out_w` bytes writable at `out`; n - 1 fits i32.
+    #[target_feature(enable = "avx2,f16c")]
+    pub unsafe fn columns<S: Elem>(
+        p: *const u8,
+        stride: usize,
+        n: usize,
+        cols: usize,
+        out: *mut u8,
+        out_w: usize,
+    ) {
+        let w = S::W;
+        let first = |v: __m256| Lanes {
+            best: v,
+            idx: _mm256_setzero_si256(),
+            done: _mm256_cmp_ps::<_CMP_UNORD_Q>(v, v),
+        };
+        let mut c = 0;
+        // Four vectors of columns at a time (32 columns, 128 bytes of F32 per row).
+        // SAFETY (all blocks below): columns below `cols` of rows below `n` are in bounds.
+        while c + 32 <= cols {
+            let mut l = [first(_mm256_setzero_ps()); 4];
+            for (u, lane) in l.iter_mut().enumerate() {
+                *lane = first(unsafe { load::<S>(p.add((c + 8 * u) * w)) });
+            }
+            for k in 1..n {
+                let kv = _mm256_set1_epi32(k as i32);
+                let row = unsafe { p.add(k * stride + c * w) };
+                for (u, lane) in l.iter_mut().enumerate() {
+                    *lane = step(*lane, unsafe { load::<S>(row.add(8 * u * w)) }, kv);
+                }
+            }
+            for (u, lane) in l.iter().enumerate() {
+                unsafe { store(lane.idx, out.add((c + 8 * u) * out_w), out_w) };
+            }
+            c += 32;
+        }
+        while c + 8 <= cols {
+            let mut l = first(unsafe { load::<S>(p.add(c * w)) });
+            for k in 1..n {
+                let v = unsafe { load::<S>(p.add(k * stride + c * w)) };
+                l = step(l, v, _mm256_set1_epi32(k as i32));
+            }
+            unsafe { store(l.idx, out.add(c * out_w), out_w) };
+            c += 8;
+        }
+        for c in c..cols {
+            // SAFETY: column c of rows below n, index c.
+            let best = argmax_by(n, |k| unsafe { get::<S>(p.add(k * stride), c) });
+            unsafe { write(out, out_w, c, best) };
+        }
+    }
+
+    /// Writes 8 indices as `out_w`-byte integers.
+    #[inline]
+    #[target_feature(enable = "avx2,f16c")]
+    unsafe fn store(idx: __m256i, out: *mut u8, out_w: usize) {
+        // SAFETY: 8 indices writable (caller).
+        unsafe {
+            if out_w == 4 {
+                _mm256_storeu_si256(out.cast(), idx);
+            } else {
+                let lo = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(idx));
+                let hi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(idx));
+                _mm256_storeu_si256(out.cast(), lo);
+                _mm256_storeu_si256(out.add(32).cast(), hi);
+            }
         }
     }
 }

@@ -3711,16 +3711,6 @@ mod x86 {
             true
         }
 
-        /// Lanes below `n` (of 8 32-bit lanes) as a `vpmaskmovd` mask.
-        #[inline]
-        #[target_feature(enable = "avx2,f16c")]
-        fn lane_mask(n: usize) -> __m256i {
-            _mm256_cmpgt_epi32(
-                _mm256_set1_epi32(n as i32),
-                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-            )
-        }
-
         /// Transposes the 8x8 matrix of 32-bit lanes `v` in place.
         #[inline(always)]
         fn transpose8(v: &mut [__m256i; 8]) {
@@ -3773,7 +3763,7 @@ mod x86 {
             unsafe {
                 match (E::W, n) {
                     (4, 8) => _mm256_loadu_si256(p.add(4 * k).cast()),
-                    (4, _) => _mm256_maskload_epi32(p.add(4 * k).cast(), lane_mask(n)),
+                    (4, _) => load_low_bytes(p.add(4 * k), 4 * n),
                     (_, 8) => _mm256_cvtepu16_epi32(load16(p, f, k)),
                     _ => {
                         let mut a = [0u32; 8];
@@ -3991,23 +3981,25 @@ mod x86 {
         }
 
         /// The accesses of one 16-slot group whose last group holds `nv` channels: a
-        /// 16-bit group as one 256-bit vector (a partial one read by a dword-masked load
-        /// and one 16-bit load for an odd last channel, written by exact-size stores;
+        /// 16-bit group as one 256-bit vector (a partial one read by exact-size loads
+        /// from 8 channels on, else a dword-masked load and one 16-bit load for an odd
+        /// last channel, written by exact-size stores;
         /// BF16 byte planes by a byte shuffle and a quadword permute), an F32 group as two
         /// 8-lane halves (a partial one the same way).
         #[derive(Clone, Copy)]
         struct Group16 {
-            /// Dword masks: an F32 partial group's two halves, a 16-bit one's pairs.
+            /// Dword masks of an F32 partial group's two halves.
             halves: [__m256i; 2],
+            /// A 16-bit partial group's dword mask of its channel pairs.
             pairs: __m256i,
             /// A 16-bit partial group's odd last channel: a mask of its dword lane and
             /// its byte offset.
             odd: Option<(__m256i, usize)>,
+            /// The partial group's channels.
+            nv: usize,
             /// No channel (a 32-slot group's second half, when the last group holds
             /// at most 16).
             empty: bool,
-            /// The partial group's channels.
-            nv: usize,
         }
 
         impl Group16 {
@@ -4017,14 +4009,14 @@ mod x86 {
             #[target_feature(enable = "avx2,f16c")]
             fn new(nv: usize) -> Self {
                 let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-                let below = |n: usize| _mm256_cmpgt_epi32(_mm256_set1_epi32(n as i32), lanes);
                 let last = _mm256_set1_epi32((nv / 2) as i32);
+                let below = |n: usize| _mm256_cmpgt_epi32(_mm256_set1_epi32(n as i32), lanes);
                 Group16 {
                     halves: [below(nv.min(8)), below(nv.saturating_sub(8))],
-                    pairs: below(nv / 2),
+                    pairs: _mm256_cmpgt_epi32(last, lanes),
                     odd: (nv % 2 == 1).then(|| (_mm256_cmpeq_epi32(last, lanes), 4 * (nv / 2))),
-                    empty: nv == 0,
                     nv,
+                    empty: nv == 0,
                 }
             }
 
@@ -4061,6 +4053,9 @@ mod x86 {
                     }
                     if whole {
                         return _mm256_loadu_si256(p.cast());
+                    }
+                    if self.nv >= 8 {
+                        return load_low_bytes(p, 2 * self.nv);
                     }
                     let x = _mm256_maskload_epi32(p.cast(), self.pairs);
                     match self.odd {
@@ -4130,7 +4125,7 @@ mod x86 {
                         let v = if whole {
                             _mm256_loadu_si256(p.cast())
                         } else {
-                            _mm256_maskload_epi32(p.cast(), self.halves[0])
+                            load_dwords(p, self.nv, self.halves[0])
                         };
                         return [v, _mm256_setzero_si256()];
                     }
@@ -4141,8 +4136,8 @@ mod x86 {
                         ]
                     } else {
                         [
-                            _mm256_maskload_epi32(p.cast(), self.halves[0]),
-                            _mm256_maskload_epi32(p.add(32).cast(), self.halves[1]),
+                            load_dwords(p, self.nv.min(8), self.halves[0]),
+                            load_dwords(p.add(32), self.nv.saturating_sub(8), self.halves[1]),
                         ]
                     }
                 }
@@ -4457,11 +4452,7 @@ mod x86 {
                     }
                     Fmt::Elements(_) => load_bytes(sp, 2 * v),
                 };
-                let load32 = || {
-                    let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-                    let m = _mm256_cmpgt_epi32(_mm256_set1_epi32(v as i32), lanes);
-                    _mm256_maskload_epi32(sp.cast(), m)
-                };
+                let load32 = || load_low_bytes(sp, 4 * v);
                 if D::W == 4 {
                     let y = if S::W == 4 {
                         load32()
@@ -4557,9 +4548,7 @@ mod x86 {
                 };
                 match (S::W, D::W) {
                     (4, _) => {
-                        let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-                        let m = _mm256_cmpgt_epi32(_mm256_set1_epi32(v as i32), lanes);
-                        let x = _mm256_maskload_epi32(sp.add(4 * k).cast(), m);
+                        let x = load_low_bytes(sp.add(4 * k), 4 * v);
                         if D::W == 4 {
                             store32(x)
                         } else {
@@ -4610,6 +4599,49 @@ mod x86 {
                     _mm_cvtsi64_si128(rest as i64)
                 } else {
                     _mm_insert_epi64::<1>(x, rest as i64)
+                }
+            }
+        }
+
+        /// The first `n <= 8` dwords at `p` (`mask`: those lanes), the rest zero: none
+        /// read for `n == 0`, exact-size loads from 4 dwords on, `vpmaskmovd` below
+        /// (measured faster there on Zen 1 when the reads miss the cache:
+        /// `f32[1,224,224,3]` out of 1x4x4x16 tiles 620 us, 820 us by exact loads).
+        ///
+        /// # Safety
+        /// The `n` dwords are readable.
+        #[inline(always)]
+        unsafe fn load_dwords(p: *const u8, n: usize, mask: __m256i) -> __m256i {
+            // SAFETY: the caller's.
+            unsafe {
+                match n {
+                    0 => _mm256_setzero_si256(),
+                    1..4 => _mm256_maskload_epi32(p.cast(), mask),
+                    _ => load_low_bytes(p, 4 * n),
+                }
+            }
+        }
+
+        /// The `n <= 32` bytes at `p` in the low bytes of a vector (the rest zero): a
+        /// partial group's elements by exact-size loads (none for `n == 0`), which
+        /// measured faster than `vpmaskmovd` on AMD Zen 1 from 16 bytes on (CastUntess
+        /// of `f32[1,57,55,40]` out of 1x8x8x32 tiles into F16 78 -> 38 us, of
+        /// `f32[8,14,31,12]` out of 1x4x4x16 tiles 44 -> 33 us).
+        ///
+        /// # Safety
+        /// The `n` bytes are readable.
+        #[inline(always)]
+        unsafe fn load_low_bytes(p: *const u8, n: usize) -> __m256i {
+            // SAFETY: each piece reads bytes below n (caller).
+            unsafe {
+                if n > 16 {
+                    let lo = _mm_loadu_si128(p.cast());
+                    let hi = load_bytes(p.add(16), n - 16);
+                    _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
+                } else if n == 0 {
+                    _mm256_setzero_si256()
+                } else {
+                    _mm256_zextsi128_si256(load_bytes(p, n))
                 }
             }
         }

@@ -135,6 +135,28 @@ fn write_index(out: &mut [u8], i: usize, out_w: usize, idx: usize) {
     }
 }
 
+/// Writes index `best` as output element `j` (`out_w`, 4 or 8, little-endian bytes)
+/// through a raw pointer: the vector kernels' output.
+///
+/// # Safety
+/// Bytes `j * out_w..(j + 1) * out_w` of `out` are writable.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn put_index(out: *mut u8, out_w: usize, j: usize, best: usize) {
+    // SAFETY: the caller's.
+    unsafe {
+        if out_w == 4 {
+            out.add(4 * j)
+                .cast::<i32>()
+                .write_unaligned((best as i32).to_le());
+        } else {
+            out.add(8 * j)
+                .cast::<i64>()
+                .write_unaligned((best as i64).to_le());
+        }
+    }
+}
+
 /// Output elements `first..first + count` (row-major `(outer, inner)`) into `out`.
 #[allow(clippy::too_many_arguments)]
 fn argmax_part<S: Elem>(
@@ -519,18 +541,7 @@ mod x86 {
     ) {
         for j in 0..rows {
             // SAFETY: row `j` and index `j` are in bounds (caller).
-            unsafe {
-                let best = row::<S>(p.add(j * rs), n);
-                if out_w == 4 {
-                    out.add(4 * j)
-                        .cast::<i32>()
-                        .write_unaligned((best as i32).to_le());
-                } else {
-                    out.add(8 * j)
-                        .cast::<i64>()
-                        .write_unaligned((best as i64).to_le());
-                }
-            }
+            unsafe { super::put_index(out, out_w, j, row::<S>(p.add(j * rs), n)) };
         }
     }
 
@@ -977,23 +988,6 @@ mod avx2 {
         }
     }
 
-    #[inline]
-    #[target_feature(enable = "avx2,f16c")]
-    unsafe fn write(out: *mut u8, out_w: usize, j: usize, best: usize) {
-        // SAFETY: index j writable (caller).
-        unsafe {
-            if out_w == 4 {
-                out.add(4 * j)
-                    .cast::<i32>()
-                    .write_unaligned((best as i32).to_le());
-            } else {
-                out.add(8 * j)
-                    .cast::<i64>()
-                    .write_unaligned((best as i64).to_le());
-            }
-        }
-    }
-
     /// [`row`] on `rows` rows `rs` bytes apart.
     ///
     /// # Safety
@@ -1010,7 +1004,7 @@ mod avx2 {
     ) {
         for j in 0..rows {
             // SAFETY: row j and index j are in bounds (caller).
-            unsafe { write(out, out_w, j, row::<S>(p.add(j * rs), n)) };
+            unsafe { super::put_index(out, out_w, j, row::<S>(p.add(j * rs), n)) };
         }
     }
 
@@ -1158,7 +1152,7 @@ mod avx2 {
         for c in c..cols {
             // SAFETY: column c of rows below n, index c.
             let best = argmax_by(n, |k| unsafe { get::<S>(p.add(k * stride), c) });
-            unsafe { write(out, out_w, c, best) };
+            unsafe { super::put_index(out, out_w, c, best) };
         }
     }
 

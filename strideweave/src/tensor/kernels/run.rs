@@ -3995,11 +3995,9 @@ mod x86 {
             /// A 16-bit partial group's odd last channel: a mask of its dword lane and
             /// its byte offset.
             odd: Option<(__m256i, usize)>,
-            /// The partial group's channels.
+            /// The partial group's channels (none: a 32-slot group's second half, when
+            /// the last group holds at most 16).
             nv: usize,
-            /// No channel (a 32-slot group's second half, when the last group holds
-            /// at most 16).
-            empty: bool,
         }
 
         impl Group16 {
@@ -4016,7 +4014,6 @@ mod x86 {
                     pairs: _mm256_cmpgt_epi32(last, lanes),
                     odd: (nv % 2 == 1).then(|| (_mm256_cmpeq_epi32(last, lanes), 4 * (nv / 2))),
                     nv,
-                    empty: nv == 0,
                 }
             }
 
@@ -4265,7 +4262,7 @@ mod x86 {
                     return;
                 }
                 for k in 0..K {
-                    if k > 0 && !whole[k] && h[k].empty {
+                    if k > 0 && !whole[k] && h[k].nv == 0 {
                         continue;
                     }
                     h[k].write16::<PL, E>(p.add(32 * k), y[k], whole[k]);
@@ -4332,7 +4329,7 @@ mod x86 {
                     for k in 0..K {
                         // An empty second half of a last group written as its channels:
                         // nothing to store (two masked stores measured 1.09x slower).
-                        if k > 0 && !wr[k] && h[k].empty {
+                        if k > 0 && !wr[k] && h[k].nv == 0 {
                             continue;
                         }
                         h[k].write32::<E>(dp.add(64 * k), v[k], wr[k]);
@@ -4537,15 +4534,7 @@ mod x86 {
                     }
                     Fmt::Elements(_) => store_bytes(dp.add(2 * k), y, 2 * w),
                 };
-                let store32 = |y: __m256i| {
-                    let p = dp.add(4 * k);
-                    if w > 4 {
-                        _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(y));
-                        store_bytes(p.add(16), _mm256_extracti128_si256::<1>(y), 4 * (w - 4));
-                    } else {
-                        store_bytes(p, _mm256_castsi256_si128(y), 4 * w);
-                    }
-                };
+                let store32 = |y: __m256i| store_low_bytes(dp.add(4 * k), y, 4 * w);
                 match (S::W, D::W) {
                     (4, _) => {
                         let x = load_low_bytes(sp.add(4 * k), 4 * v);

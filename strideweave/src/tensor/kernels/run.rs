@@ -4299,7 +4299,7 @@ mod x86 {
             let (nv, ns) = r.group(r.groups() - 1);
             // The last group's halves: accesses, read whole, written whole (a full
             // group's halves are whole on both sides, their masks unused).
-            let exact = dense_reads::<S>(s, nv);
+            let exact = dense_reads::<S>(s, r);
             let mut h = [Group16::new(nv.min(16), exact); K];
             let mut last_rd = [nv >= if E { 8 } else { 16 }; K];
             for k in 1..K {
@@ -4597,15 +4597,19 @@ mod x86 {
             }
         }
 
-        /// Whether a row's 16-bit partial groups of `nv` elements are read by exact-size
-        /// loads at every size: when the source's pixels are back to back (a dense
-        /// tensor's), so the reads share lines the cache holds. `vpmaskmovd` is slow on
-        /// AMD Zen 1 when the data is cached (CastTess of `f16[1,224,224,3]` into 1x4x4x16
-        /// tiles: 52% of the time on the masked load) and faster when reads miss it (out
-        /// of tiles' padded pixels, see [`load_dwords`]). F32 sources keep `load_dwords`:
+        /// Whether row `r`'s 16-bit partial groups are read by exact-size loads at every
+        /// size: when the source's groups and pixels are back to back (a dense tensor's),
+        /// so the reads share lines the cache holds. `vpmaskmovd` is slow on AMD Zen 1
+        /// when the data is cached (CastTess of `f16[1,224,224,3]` into 1x4x4x16 tiles:
+        /// 52% of the time on the masked load) and faster when reads miss it (out of
+        /// tiles' padded pixels, see [`load_dwords`]). F32 sources keep `load_dwords`:
         /// exact loads there measured 1.23x slower for F32 -> F32 (`[1,224,224,3]`).
-        fn dense_reads<S: Elem>(s: Side, nv: usize) -> bool {
-            S::W == 2 && s.fmt == Fmt::Elements(S::W) && s.pixel <= nv.saturating_mul(S::W)
+        fn dense_reads<S: Elem>(s: Side, r: Row) -> bool {
+            let dense = |n: usize| n.saturating_mul(S::W);
+            S::W == 2
+                && s.fmt == Fmt::Elements(S::W)
+                && (r.groups() == 1 || s.group == dense(r.slots))
+                && s.pixel <= dense(r.valid)
         }
 
         /// The first `n <= 8` dwords at `p` (`mask`: those lanes), the rest zero: none

@@ -188,6 +188,8 @@ pub(crate) unsafe fn convert_grid_raw<S: Elem, D: Elem>(
         src_end.is_some_and(|e| e <= src.len()) && dst_end.is_some_and(|e| e <= dst_len),
         "convert_grid: a row reaches outside its buffer"
     );
+    // Some paths read whole vectors past a partial group where the source goes on.
+    let src_end = src.as_ptr_range().end;
     let (row, grid, s, d) = fold_grid(row, grid, s, d);
     let (one_slot, grid, s, d) = one_slot_groups_as_channels::<S, D>(row, grid, s, d);
     let mut row = one_slot.unwrap_or(row);
@@ -210,6 +212,7 @@ pub(crate) unsafe fn convert_grid_raw<S: Elem, D: Elem>(
                 run_grid::<S, D>(
                     path,
                     src.as_ptr().wrapping_add(c0 * stride(s)),
+                    src_end,
                     s,
                     dst.wrapping_add(c0 * stride(d)),
                     d,
@@ -233,7 +236,7 @@ pub(crate) unsafe fn convert_grid_raw<S: Elem, D: Elem>(
     // SAFETY: the assert above proved every group's source elements and destination
     // slots lie inside `src` and the `dst_len` bytes at `dst`, which the caller lets us
     // write.
-    unsafe { run_grid::<S, D>(path, src.as_ptr(), s, dst, d, row, grid) }
+    unsafe { run_grid::<S, D>(path, src.as_ptr(), src_end, s, dst, d, row, grid) }
 }
 
 /// Runs a checked grid on `path` (the portable code when the CPU lacks it).
@@ -241,10 +244,13 @@ pub(crate) unsafe fn convert_grid_raw<S: Elem, D: Elem>(
 /// # Safety
 /// Every group of `row` over `grid` lies inside the source at `src` and the writable
 /// destination at `dst` (as `convert_grid_raw` asserts), no one else accesses the
-/// written slots, and source and written destination do not overlap.
+/// written slots, and source and written destination do not overlap; every byte from
+/// `src` to `src_end` (the source buffer's end, which some paths read up to) is readable.
+#[allow(clippy::too_many_arguments)]
 unsafe fn run_grid<S: Elem, D: Elem>(
     path: ConvertPath,
     src: *const u8,
+    src_end: *const u8,
     s: Side,
     dst: *mut u8,
     d: Side,
@@ -263,11 +269,15 @@ unsafe fn run_grid<S: Elem, D: Elem>(
         // `src` and the `dst_len` bytes at `dst`, which the caller lets us write
         // (a shared source and a written destination do not overlap: the caller's
         // contract gives us exclusive access to the written slots).
-        ConvertPath::Avx2F16c => unsafe { x86::avx2::grid::<S, D>(src, s, dst, d, row, grid) },
+        ConvertPath::Avx2F16c => unsafe {
+            x86::avx2::grid::<S, D>(src, s, dst, d, row, grid, src_end)
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `is_available` detected AVX-512 F/BW/VL/DQ/BF16 (the callee's features);
         // bounds and access as above.
-        ConvertPath::Avx512Bf16 => unsafe { x86::avx512::grid::<S, D>(src, s, dst, d, row, grid) },
+        ConvertPath::Avx512Bf16 => unsafe {
+            x86::avx512::grid::<S, D>(src, s, dst, d, row, grid, src_end)
+        },
         // SAFETY: bounds and access as above.
         _ => unsafe { portable_grid::<S, D>(src, s, dst, d, row, grid) },
     }
@@ -1180,7 +1190,8 @@ mod x86 {
         /// # Safety
         /// AVX-512 F/BW/VL/DQ/BF16 available; every group's `nv` source elements readable
         /// and `ns` destination slots writable, as laid out by `s`, `d`, `r`, `g`; no
-        /// overlap between source and destination.
+        /// overlap between source and destination; the bytes from `src` to `src_end`
+        /// (the source buffer's end) readable.
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")]
         pub unsafe fn grid<S: Elem, D: Elem>(
             src: *const u8,
@@ -1189,6 +1200,7 @@ mod x86 {
             d: Side,
             r: Row,
             g: Grid,
+            src_end: *const u8,
         ) {
             if let Some(tess) = units_fit::<S, D>(s, d, r, &g) {
                 // SAFETY: same contract; `units_fit` checked the layout, and the macro
@@ -1217,7 +1229,7 @@ mod x86 {
                     d,
                     r,
                     g,
-                    |sp, dp, part| grid::<S, D>(sp, s, dp, d, r, part),
+                    |sp, dp, part| grid::<S, D>(sp, s, dp, d, r, part, src_end),
                     |sp, dp, row, gg| {
                         if row.valid.is_multiple_of(row.slots) && row.slots.is_multiple_of(16) {
                             by_fmts!(grid_whole, s, d, (sp, s, dp, d, row, gg))
@@ -1291,7 +1303,7 @@ mod x86 {
                 // (1.18x), and into tiles with several groups the walks are even.
                 // SAFETY: same contract; `groups16_fit` checked the pixel layout, and
                 // AVX-512 implies AVX2.
-                return unsafe { by_fmts!(grid_groups16, s, d, (src, s, dst, d, r, g)) };
+                return unsafe { by_fmts!(grid_groups16, s, d, (src, s, dst, d, r, g, src_end)) };
             }
             if let Some(p) = Packed::new::<S, D>(s, d, r) {
                 // SAFETY: same contract; `Packed::new` checked the packed layout.
@@ -3467,6 +3479,7 @@ mod x86 {
             d: Side,
             r: Row,
             g: Grid,
+            src_end: *const u8,
         ) {
             if let Some(tess) = units_fit::<S, D>(s, d, r, &g) {
                 // SAFETY: same contract; `units_fit` checked the layout, and the macro
@@ -3483,13 +3496,13 @@ mod x86 {
                         d,
                         r,
                         g,
-                        |sp, dp, part| grid::<S, D>(sp, s, dp, d, r, part),
+                        |sp, dp, part| grid::<S, D>(sp, s, dp, d, r, part, src_end),
                         |sp, dp, row, gg| {
                             // One group a row: the group loop where it fits (the group
                             // walk took 2.5x its time, `bf16[4,15,17,384]` into 1x4x4x16
                             // tiles).
                             if groups16_fit::<S, D>(s, d, row) {
-                                by_fmts!(grid_groups16, s, d, (sp, s, dp, d, row, gg))
+                                by_fmts!(grid_groups16, s, d, (sp, s, dp, d, row, gg, src_end))
                             } else {
                                 by_fmts!(grid_direct, s, d, (sp, s, dp, d, row, gg))
                             }
@@ -3501,7 +3514,9 @@ mod x86 {
                 }
                 if groups16_fit::<S, D>(s, d, r) {
                     // SAFETY: same contract; `groups16_fit` checked the pixel layout.
-                    return unsafe { by_fmts!(grid_groups16, s, d, (src, s, dst, d, r, g)) };
+                    return unsafe {
+                        by_fmts!(grid_groups16, s, d, (src, s, dst, d, r, g, src_end))
+                    };
                 }
                 if r.groups() == 1 && r.valid < 8 && r.group(0).1 <= 32 {
                     // SAFETY: same contract, direct formats, one group of < 8 elements.
@@ -3981,9 +3996,10 @@ mod x86 {
         }
 
         /// The accesses of one 16-slot group whose last group holds `nv` channels: a
-        /// 16-bit group as one 256-bit vector (a partial one read by exact-size loads
-        /// from 8 channels on, else a dword-masked load and one 16-bit load for an odd
-        /// last channel, written by exact-size stores;
+        /// 16-bit group as one 256-bit vector (a partial one read by one whole load and a
+        /// mask where the source goes on for 32 bytes, else by exact-size loads from 8
+        /// channels on, else a dword-masked load and one 16-bit load for an odd last
+        /// channel, written by exact-size stores;
         /// BF16 byte planes by a byte shuffle and a quadword permute), an F32 group as two
         /// 8-lane halves (a partial one the same way).
         #[derive(Clone, Copy)]
@@ -4001,6 +4017,12 @@ mod x86 {
             /// 16-bit partial groups read by exact-size loads at every size (see
             /// [`dense_reads`]), not `vpmaskmovd` below 16 bytes.
             exact: bool,
+            /// A 16-bit partial group's mask of its lanes (below `nv`).
+            lanes: __m256i,
+            /// One past the last readable source byte: a partial group at least 32 bytes
+            /// before it is read by one whole-vector load, its missing lanes masked to
+            /// zero (see [`Group16::read_over`]).
+            end: *const u8,
         }
 
         impl Group16 {
@@ -4008,16 +4030,60 @@ mod x86 {
             /// (`f32[8,14,31,12]` into 1x4x4x16 tiles: 8% more instructions).
             #[inline(never)]
             #[target_feature(enable = "avx2,f16c")]
-            fn new(nv: usize, exact: bool) -> Self {
+            fn new(nv: usize, exact: bool, end: *const u8) -> Self {
                 let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
                 let last = _mm256_set1_epi32((nv / 2) as i32);
                 let below = |n: usize| _mm256_cmpgt_epi32(_mm256_set1_epi32(n as i32), lanes);
+                let lanes16 =
+                    _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
                 Group16 {
                     halves: [below(nv.min(8)), below(nv.saturating_sub(8))],
                     pairs: _mm256_cmpgt_epi32(last, lanes),
                     odd: (nv % 2 == 1).then(|| (_mm256_cmpeq_epi32(last, lanes), 4 * (nv / 2))),
                     nv,
                     exact,
+                    lanes: _mm256_cmpgt_epi16(_mm256_set1_epi16(nv as i16), lanes16),
+                    end,
+                }
+            }
+
+            /// The 32 bytes at `p` with the lanes outside `mask` zero, when all 32 are
+            /// readable (at least 32 bytes before `end`): one load and an AND, where
+            /// `vpmaskmovd` or a chain of exact-size loads took most of a few-channel
+            /// pixel's time (CastTess of `f32[1,224,224,3]` into 1x4x4x16 tiles, F16:
+            /// 420 -> 257 us). The bytes past the group are the source's own, read and
+            /// dropped.
+            ///
+            /// # Safety
+            /// `p` is at or before `end`, in the same allocation.
+            #[inline(always)]
+            unsafe fn read_over(&self, p: *const u8, mask: __m256i) -> Option<__m256i> {
+                // SAFETY: the 32 bytes lie before `end` (checked), in the readable source.
+                unsafe {
+                    if (self.end as usize).saturating_sub(p as usize) >= 32 {
+                        Some(_mm256_and_si256(_mm256_loadu_si256(p.cast()), mask))
+                    } else {
+                        None
+                    }
+                }
+            }
+
+            /// The first `n <= 8` dwords at `p` (`mask`: those lanes), the rest zero:
+            /// [`Group16::read_over`] where it may, else [`load_dwords`].
+            ///
+            /// # Safety
+            /// The `n` dwords are readable, and `p` at or before `end`.
+            #[inline(always)]
+            unsafe fn read_dwords(&self, p: *const u8, n: usize, mask: __m256i) -> __m256i {
+                // SAFETY: the caller's.
+                unsafe {
+                    if n == 0 {
+                        return _mm256_setzero_si256();
+                    }
+                    match self.read_over(p, mask) {
+                        Some(v) => v,
+                        None => load_dwords(p, n, mask),
+                    }
                 }
             }
 
@@ -4054,6 +4120,9 @@ mod x86 {
                     }
                     if whole {
                         return _mm256_loadu_si256(p.cast());
+                    }
+                    if let Some(v) = self.read_over(p, self.lanes) {
+                        return v;
                     }
                     if self.nv >= 8 || self.exact {
                         return load_low_bytes(p, 2 * self.nv);
@@ -4126,7 +4195,7 @@ mod x86 {
                         let v = if whole {
                             _mm256_loadu_si256(p.cast())
                         } else {
-                            load_dwords(p, self.nv, self.halves[0])
+                            self.read_dwords(p, self.nv, self.halves[0])
                         };
                         return [v, _mm256_setzero_si256()];
                     }
@@ -4137,8 +4206,8 @@ mod x86 {
                         ]
                     } else {
                         [
-                            load_dwords(p, self.nv.min(8), self.halves[0]),
-                            load_dwords(p.add(32), self.nv.saturating_sub(8), self.halves[1]),
+                            self.read_dwords(p, self.nv.min(8), self.halves[0]),
+                            self.read_dwords(p.add(32), self.nv.saturating_sub(8), self.halves[1]),
                         ]
                     }
                 }
@@ -4191,13 +4260,14 @@ mod x86 {
             d: Side,
             r: Row,
             g: Grid,
+            src_end: *const u8,
         ) {
             // SAFETY: same contract; `groups16_fit` allows 8, 16 or 32 slots.
             unsafe {
                 match r.slots {
-                    32 => groups_of_halves::<S, D, SP, DP, 2, false>(src, s, dst, d, r, g),
-                    16 => groups_of_halves::<S, D, SP, DP, 1, false>(src, s, dst, d, r, g),
-                    _ => groups_of_halves::<S, D, SP, DP, 1, true>(src, s, dst, d, r, g),
+                    32 => groups_of_halves::<S, D, SP, DP, 2, false>(src, s, dst, d, r, g, src_end),
+                    16 => groups_of_halves::<S, D, SP, DP, 1, false>(src, s, dst, d, r, g, src_end),
+                    _ => groups_of_halves::<S, D, SP, DP, 1, true>(src, s, dst, d, r, g, src_end),
                 }
             }
         }
@@ -4295,15 +4365,16 @@ mod x86 {
             d: Side,
             r: Row,
             g: Grid,
+            src_end: *const u8,
         ) {
             let (nv, ns) = r.group(r.groups() - 1);
             // The last group's halves: accesses, read whole, written whole (a full
             // group's halves are whole on both sides, their masks unused).
             let exact = dense_reads::<S>(s, r);
-            let mut h = [Group16::new(nv.min(16), exact); K];
+            let mut h = [Group16::new(nv.min(16), exact, src_end); K];
             let mut last_rd = [nv >= if E { 8 } else { 16 }; K];
             for k in 1..K {
-                h[k] = Group16::new(nv.saturating_sub(16 * k).min(16), exact);
+                h[k] = Group16::new(nv.saturating_sub(16 * k).min(16), exact, src_end);
                 last_rd[k] = nv >= 16 * (k + 1);
             }
             let last_wr = [ns == r.slots; K];

@@ -4492,18 +4492,47 @@ mod x86 {
                 let total = r.slots * D::W;
                 // SAFETY: rows in bounds (contract): each pixel's `nv` elements readable
                 // (up to `src_end`) and its `slots` slots writable.
+                // Channels in the high 8 lanes or not, fixed per grid (as a test per
+                // pixel, the compiler computed both and chose: BF16 sources 1.4x slower).
+                let (sd, dd) = ((src, s.pixel), (dst, d.pixel));
+                let row = (r.npix, mask, nv, total, src_end);
                 return unsafe {
-                    for_each_row(src, dst, g, |sj, dj| {
-                        few_row::<S, D>(
-                            (sj, s.pixel),
-                            (dj, d.pixel),
-                            r.npix,
-                            mask,
-                            nv,
-                            total,
-                            src_end,
-                        )
-                    })
+                    if nv > 8 {
+                        few_rows::<S, D, true>(sd, dd, g, row)
+                    } else {
+                        few_rows::<S, D, false>(sd, dd, g, row)
+                    }
+                };
+            }
+            // Out of tiles: the same for pixels written as their channels only.
+            let few_out = !SP
+                && !DP
+                && r.groups() == 1
+                && ns == nv
+                && nv * S::W.max(D::W) <= 32
+                && s.fmt == Fmt::Elements(S::W)
+                && d.fmt == Fmt::Elements(D::W);
+            if few_out {
+                let bytes = nv * D::W;
+                let width: usize = if bytes <= 16 { 16 } else { 32 };
+                // Pixels whose whole store the row's later pixels overwrite: pixel `i`
+                // when `(npix - i) * bytes >= width`, in dense rows only.
+                let wide = if d.pixel == bytes {
+                    (r.npix + 1).saturating_sub(width.div_ceil(bytes))
+                } else {
+                    0
+                };
+                // SAFETY: rows in bounds (contract): each pixel's `nv` elements readable
+                // (up to `src_end`) and its channels' bytes writable; in a dense row
+                // the bytes after a pixel's are the row's later pixels', written after.
+                let (sd, dd) = ((src, s.pixel), (dst, d.pixel));
+                let row = (r.npix, nv, (width, wide), src_end);
+                return unsafe {
+                    if nv > 8 {
+                        few_rows_out::<S, D, true>(sd, dd, g, row)
+                    } else {
+                        few_rows_out::<S, D, false>(sd, dd, g, row)
+                    }
                 };
             }
             // Pixel by pixel: group by group (see `GROUP_OUTER_MIN`) measured even here,
@@ -4524,6 +4553,49 @@ mod x86 {
             }
         }
 
+        /// [`few_row`] over every row of a grid (`row`: its arguments after the pointers).
+        ///
+        /// # Safety
+        /// As for [`few_row`], for every row.
+        #[inline]
+        #[target_feature(enable = "avx2,f16c")]
+        unsafe fn few_rows<S: Elem, D: Elem, const HIGH: bool>(
+            (src, s_pixel): (*const u8, usize),
+            (dst, d_pixel): (*mut u8, usize),
+            g: Grid,
+            (npix, mask, nv, total, end): (usize, __m256i, usize, usize, *const u8),
+        ) {
+            // SAFETY: the caller's, per row.
+            unsafe {
+                for_each_row(src, dst, g, |sj, dj| {
+                    let (sd, dd) = ((sj, s_pixel), (dj, d_pixel));
+                    few_row::<S, D, HIGH>(sd, dd, npix, mask, nv, total, end)
+                })
+            }
+        }
+
+        /// [`few_row_out`] over every row of a grid (`row`: its arguments after the
+        /// pointers).
+        ///
+        /// # Safety
+        /// As for [`few_row_out`], for every row.
+        #[inline]
+        #[target_feature(enable = "avx2,f16c")]
+        unsafe fn few_rows_out<S: Elem, D: Elem, const HIGH: bool>(
+            (src, s_pixel): (*const u8, usize),
+            (dst, d_pixel): (*mut u8, usize),
+            g: Grid,
+            (npix, nv, store, end): (usize, usize, (usize, usize), *const u8),
+        ) {
+            // SAFETY: the caller's, per row.
+            unsafe {
+                for_each_row(src, dst, g, |sj, dj| {
+                    let (sd, dd) = ((sj, s_pixel), (dj, d_pixel));
+                    few_row_out::<S, D, HIGH>(sd, dd, npix, nv, store, end)
+                })
+            }
+        }
+
         /// A row of `npix` pixels of one group of `nv` channels (at most 32 bytes) into
         /// pixels of `total` bytes, every slot written: per pixel one whole-vector load
         /// ANDed with the channels' `mask` (exact-size loads for the pixels within 32
@@ -4538,7 +4610,7 @@ mod x86 {
         /// lanes below `nv`; `total` is 16, 32, 64 or 128 and at least the channels'
         /// converted bytes.
         #[inline(always)]
-        unsafe fn few_row<S: Elem, D: Elem>(
+        unsafe fn few_row<S: Elem, D: Elem, const HIGH: bool>(
             (src, s_pixel): (*const u8, usize),
             (dst, d_pixel): (*mut u8, usize),
             npix: usize,
@@ -4547,17 +4619,8 @@ mod x86 {
             total: usize,
             end: *const u8,
         ) {
-            // The pixels whose 32 bytes lie before `end` (pixels go up: `s_pixel` is a
-            // byte count): all of them but in the tensor's last rows, found without a
-            // division (a division per row cost 1.4x on RGB rows of 4 pixels).
-            let room = (end as usize).saturating_sub(src as usize);
-            let span = (npix.max(1) - 1).saturating_mul(s_pixel);
-            let over = match room.checked_sub(32) {
-                None => 0,
-                Some(r) if r >= span => npix,
-                Some(r) => npix.min(r / s_pixel + 1),
-            };
-            let high = nv > 8;
+            let over = whole_reads(src, s_pixel, npix, end);
+            let high = HIGH;
             let written = match (S::W, D::W) {
                 (4, 4) => 32,
                 (4, _) => 16,
@@ -4567,36 +4630,32 @@ mod x86 {
             };
             let half = written == 16 && total > 16;
             let z = written.next_multiple_of(32);
-            let put = FewPixel {
-                high,
-                total,
-                half,
-                z,
-            };
+            let put = FewPixel { total, half, z };
             let (mut sp, mut dp) = (src, dst);
             // SAFETY: the first `over` pixels' 32 bytes lie before `end`, the others'
             // `nv` elements are read exactly; each pixel's `total` bytes are writable.
             // Two loops, not a test per pixel (1.3x slower).
             unsafe {
                 for _ in 0..over {
-                    put.store::<S, D>(dp, _mm256_and_si256(_mm256_loadu_si256(sp.cast()), mask));
+                    put.store::<S, D, HIGH>(
+                        dp,
+                        _mm256_and_si256(_mm256_loadu_si256(sp.cast()), mask),
+                    );
                     sp = sp.wrapping_add(s_pixel);
                     dp = dp.wrapping_add(d_pixel);
                 }
                 for _ in over..npix {
-                    put.store::<S, D>(dp, load_low_bytes(sp, nv * S::W));
+                    put.store::<S, D, HIGH>(dp, load_low_bytes(sp, nv * S::W));
                     sp = sp.wrapping_add(s_pixel);
                     dp = dp.wrapping_add(d_pixel);
                 }
             }
         }
 
-        /// How [`few_row`] writes a pixel: `high`, channels in the second 8-lane half;
-        /// `total` bytes, the zeros after the channels' converted bytes by a 16-byte
+        /// How [`few_row`] writes a pixel: `total` bytes, the zeros after the channels' converted bytes by a 16-byte
         /// store (`half`) and 32-byte stores from `z`.
         #[derive(Clone, Copy)]
         struct FewPixel {
-            high: bool,
             total: usize,
             half: bool,
             z: usize,
@@ -4610,39 +4669,18 @@ mod x86 {
             /// # Safety
             /// The `total` bytes at `dp` are writable.
             #[inline(always)]
-            unsafe fn store<S: Elem, D: Elem>(self, dp: *mut u8, x: __m256i) {
-                let (zero, zero128) = (_mm256_setzero_si256(), _mm_setzero_si128());
-                let lo128 = _mm256_castsi256_si128(x);
+            unsafe fn store<S: Elem, D: Elem, const HIGH: bool>(self, dp: *mut u8, x: __m256i) {
                 // SAFETY: every store lies inside the `total` bytes (caller).
                 unsafe {
-                    if S::W == 4 && D::W == 4 {
-                        _mm256_storeu_si256(dp.cast(), x);
-                    } else if S::W == 4 {
-                        _mm_storeu_si128(dp.cast(), narrow(D::DTYPE, x));
-                    } else if D::W == 4 {
-                        _mm256_storeu_si256(dp.cast(), widen(S::DTYPE, lo128));
-                        if self.high {
-                            let hi = widen(S::DTYPE, _mm256_extracti128_si256::<1>(x));
-                            _mm256_storeu_si256(dp.add(32).cast(), hi);
-                        }
+                    let (zero, zero128) = (_mm256_setzero_si256(), _mm_setzero_si128());
+                    let (a, b) = lanes_to::<S, D, HIGH>(x);
+                    if (S::W == 4 && D::W == 2) || self.total == 16 {
+                        _mm_storeu_si128(dp.cast(), _mm256_castsi256_si128(a));
                     } else {
-                        let y = if S::DTYPE == D::DTYPE {
-                            x
-                        } else {
-                            let lo = narrow(D::DTYPE, widen(S::DTYPE, lo128));
-                            let hi = if self.high {
-                                let hi = _mm256_extracti128_si256::<1>(x);
-                                narrow(D::DTYPE, widen(S::DTYPE, hi))
-                            } else {
-                                zero128
-                            };
-                            _mm256_set_m128i(hi, lo)
-                        };
-                        if self.total == 16 {
-                            _mm_storeu_si128(dp.cast(), _mm256_castsi256_si128(y));
-                        } else {
-                            _mm256_storeu_si256(dp.cast(), y);
-                        }
+                        _mm256_storeu_si256(dp.cast(), a);
+                    }
+                    if S::W == 2 && D::W == 4 && HIGH {
+                        _mm256_storeu_si256(dp.add(32).cast(), b);
                     }
                     if self.half {
                         _mm_storeu_si128(dp.add(16).cast(), zero128);
@@ -4652,6 +4690,101 @@ mod x86 {
                             _mm256_storeu_si256(dp.add(at).cast(), zero);
                         }
                     }
+                }
+            }
+        }
+
+        /// How many of a row's first pixels can be read by whole 32-byte loads: those
+        /// whose 32 bytes lie before `end` (pixels go up: `s_pixel` is a byte count), all
+        /// of them but in the tensor's last rows, found without a division there (a
+        /// division per row cost 1.4x on RGB rows of 4 pixels).
+        #[inline(always)]
+        fn whole_reads(src: *const u8, s_pixel: usize, npix: usize, end: *const u8) -> usize {
+            let room = (end as usize).saturating_sub(src as usize);
+            let span = (npix.max(1) - 1).saturating_mul(s_pixel);
+            match room.checked_sub(32) {
+                None => 0,
+                Some(r) if r >= span => npix,
+                Some(r) => npix.min(r / s_pixel + 1),
+            }
+        }
+
+        /// A pixel's lanes `x` (at most 32 bytes of channels) converted: the first 32
+        /// bytes of the result, and the next 32 (16-bit to F32 with channels in the
+        /// high 8 lanes, `HIGH`; else zero). F32 to 16-bit: the low 16 bytes.
+        #[inline]
+        #[target_feature(enable = "avx2,f16c")]
+        fn lanes_to<S: Elem, D: Elem, const HIGH: bool>(x: __m256i) -> (__m256i, __m256i) {
+            let zero = _mm256_setzero_si256();
+            let (lo128, hi128) = (_mm256_castsi256_si128(x), _mm256_extracti128_si256::<1>(x));
+            if S::DTYPE == D::DTYPE || (S::W == 4 && D::W == 4) {
+                (x, zero)
+            } else if S::W == 4 {
+                (_mm256_zextsi128_si256(narrow(D::DTYPE, x)), zero)
+            } else if D::W == 4 {
+                let b = if HIGH { widen(S::DTYPE, hi128) } else { zero };
+                (widen(S::DTYPE, lo128), b)
+            } else {
+                let lo = narrow(D::DTYPE, widen(S::DTYPE, lo128));
+                let hi = if HIGH {
+                    narrow(D::DTYPE, widen(S::DTYPE, hi128))
+                } else {
+                    _mm_setzero_si128()
+                };
+                (_mm256_set_m128i(hi, lo), zero)
+            }
+        }
+
+        /// CastUntess's counterpart of [`few_row`]: a row of `npix` pixels of one group of
+        /// `nv` channels (at most 32 bytes on either side) out of tile or block pixels,
+        /// into their channels only, `d_pixel` apart. A pixel's channels are one store
+        /// of `width` (16 or 32) bytes where the row's later pixels overwrite what it
+        /// puts past them (the first `wide` pixels: dense rows), else exact-size
+        /// stores; the group loop's per-pixel choices made once per row.
+        ///
+        /// # Safety
+        /// Each pixel's `nv` elements readable, the bytes from the first pixel to `end`
+        /// too (one allocation); each pixel's channel bytes writable, and for the
+        /// first `wide` pixels the `width` bytes from each, which the row's later pixels
+        /// then overwrite. (The lanes past `nv` are not masked: whatever they hold is
+        /// stored only where a later pixel overwrites it.)
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments)]
+        unsafe fn few_row_out<S: Elem, D: Elem, const HIGH: bool>(
+            (src, s_pixel): (*const u8, usize),
+            (dst, d_pixel): (*mut u8, usize),
+            npix: usize,
+            nv: usize,
+            (width, wide): (usize, usize),
+            end: *const u8,
+        ) {
+            let over = whole_reads(src, s_pixel, npix, end);
+            let bytes = nv * D::W;
+            let fast = over.min(wide);
+            let (mut sp, mut dp) = (src, dst);
+            // SAFETY: the first `over` pixels' 32 bytes lie before `end`, the others'
+            // `nv` elements are read exactly; the first `wide` pixels' `width` bytes are
+            // writable (caller), the others' channel bytes stored exactly.
+            unsafe {
+                for _ in 0..fast {
+                    let (a, _) = lanes_to::<S, D, HIGH>(_mm256_loadu_si256(sp.cast()));
+                    if width == 16 {
+                        _mm_storeu_si128(dp.cast(), _mm256_castsi256_si128(a));
+                    } else {
+                        _mm256_storeu_si256(dp.cast(), a);
+                    }
+                    sp = sp.wrapping_add(s_pixel);
+                    dp = dp.wrapping_add(d_pixel);
+                }
+                for i in fast..npix {
+                    let x = if i < over {
+                        _mm256_loadu_si256(sp.cast())
+                    } else {
+                        load_low_bytes(sp, nv * S::W)
+                    };
+                    store_low_bytes(dp, lanes_to::<S, D, HIGH>(x).0, bytes);
+                    sp = sp.wrapping_add(s_pixel);
+                    dp = dp.wrapping_add(d_pixel);
                 }
             }
         }

@@ -4476,13 +4476,18 @@ mod x86 {
             };
             // Pixels of one group of at most 32 bytes, every slot written: a row loop
             // with its choices made once (`few_row`); every other grid, the walk below.
+            // Into BF16 byte-plane pixels too (`DP`: planes of the row's slots, as
+            // `groups16_fit` checked).
             let few = !SP
-                && !DP
                 && r.groups() == 1
                 && ns == r.slots
                 && nv * S::W <= 32
                 && s.fmt == Fmt::Elements(S::W)
-                && d.fmt == Fmt::Elements(D::W);
+                && (if DP {
+                    D::W == 2
+                } else {
+                    d.fmt == Fmt::Elements(D::W)
+                });
             if few {
                 let mask = if S::W == 4 {
                     h[0].halves[0]
@@ -4498,19 +4503,27 @@ mod x86 {
                 let row = (r.npix, mask, nv, total, src_end);
                 return unsafe {
                     if nv > 8 {
-                        few_rows::<S, D, true>(sd, dd, g, row)
+                        few_rows::<S, D, true, DP>(sd, dd, g, row)
                     } else {
-                        few_rows::<S, D, false>(sd, dd, g, row)
+                        few_rows::<S, D, false, DP>(sd, dd, g, row)
                     }
                 };
             }
-            // Out of tiles: the same for pixels written as their channels only.
-            let few_out = !SP
-                && !DP
+            // Out of tiles: the same for pixels written as their channels only (out of
+            // BF16 byte-plane pixels too, `SP`).
+            let few_out = !DP
                 && r.groups() == 1
                 && ns == nv
                 && nv * S::W.max(D::W) <= 32
-                && s.fmt == Fmt::Elements(S::W)
+                && (if SP {
+                    // BF16 copies out of byte planes of up to 16 slots, and anything
+                    // out of 8-slot planes: the walk below measured faster
+                    // (`bf16[1,224,224,3]` out of 1x4x4x16 tiles 81 us, 124 us here;
+                    // out of 1x4x4x8 tiles into F32 129 us, 166 us here).
+                    S::W == 2 && (K == 2 || (!E && S::DTYPE != D::DTYPE))
+                } else {
+                    s.fmt == Fmt::Elements(S::W)
+                })
                 && d.fmt == Fmt::Elements(D::W);
             if few_out {
                 let bytes = nv * D::W;
@@ -4529,9 +4542,9 @@ mod x86 {
                 let row = (r.npix, nv, (width, wide), src_end);
                 return unsafe {
                     if nv > 8 {
-                        few_rows_out::<S, D, true>(sd, dd, g, row)
+                        few_rows_out::<S, D, true, SP>(sd, dd, g, row, r.slots)
                     } else {
-                        few_rows_out::<S, D, false>(sd, dd, g, row)
+                        few_rows_out::<S, D, false, SP>(sd, dd, g, row, r.slots)
                     }
                 };
             }
@@ -4559,7 +4572,7 @@ mod x86 {
         /// As for [`few_row`], for every row.
         #[inline]
         #[target_feature(enable = "avx2,f16c")]
-        unsafe fn few_rows<S: Elem, D: Elem, const HIGH: bool>(
+        unsafe fn few_rows<S: Elem, D: Elem, const HIGH: bool, const DP: bool>(
             (src, s_pixel): (*const u8, usize),
             (dst, d_pixel): (*mut u8, usize),
             g: Grid,
@@ -4569,30 +4582,75 @@ mod x86 {
             unsafe {
                 for_each_row(src, dst, g, |sj, dj| {
                     let (sd, dd) = ((sj, s_pixel), (dj, d_pixel));
-                    few_row::<S, D, HIGH>(sd, dd, npix, mask, nv, total, end)
+                    few_row::<S, D, HIGH, DP>(sd, dd, npix, mask, nv, total, end)
                 })
             }
         }
 
+        /// Grid levels of at most this many source bytes a step may be walked innermost
+        /// by [`few_rows_out`]: tiles 8 KiB apart (F32 1x8x8x32) walked so put every
+        /// row's reads into the same few L1 sets (`f32[1,224,224,3]` into F16: 1.3x
+        /// slower).
+        const JOIN_SOURCE_STEP: usize = 2048;
+
         /// [`few_row_out`] over every row of a grid (`row`: its arguments after the
-        /// pointers).
+        /// pointers; `plane`: the byte planes' size, with `SP`). Where a grid level
+        /// puts each row's successor right after it on a dense destination, as W tiles
+        /// do on the logical side, its steps are at most [`JOIN_SOURCE_STEP`] bytes
+        /// on the source and a row's last pixels would store exactly, that level is
+        /// walked innermost and those pixels store whole too: its successor, written
+        /// next, overwrites the excess
+        /// (`f16[1,224,224,3]` out of 1x4x4x16 tiles, rows of 4 pixels of which 2
+        /// stored whole: 200 -> 104 us; the tiles' own order, walking the next W
+        /// tile's row 4 rows later, took 117). The grid's source reads are checked
+        /// against `end` once, not per row.
         ///
         /// # Safety
-        /// As for [`few_row_out`], for every row.
+        /// As for [`few_row_out`], for every row; with `wide > 0`, the destination
+        /// rows are dense (`d_pixel` is the channels' bytes).
         #[inline]
         #[target_feature(enable = "avx2,f16c")]
-        unsafe fn few_rows_out<S: Elem, D: Elem, const HIGH: bool>(
+        unsafe fn few_rows_out<S: Elem, D: Elem, const HIGH: bool, const SP: bool>(
             (src, s_pixel): (*const u8, usize),
             (dst, d_pixel): (*mut u8, usize),
             g: Grid,
-            (npix, nv, store, end): (usize, usize, (usize, usize), *const u8),
+            (npix, nv, (width, wide), end): (usize, usize, (usize, usize), *const u8),
+            plane: usize,
         ) {
-            // SAFETY: the caller's, per row.
+            let bytes = nv * D::W;
+            // The level whose next step's row starts where a row ends, if any: walked
+            // innermost, so that each row's successor along it comes right after it (the
+            // destination's rows then in storage order).
+            let next = npix
+                .checked_mul(bytes)
+                .filter(|_| d_pixel == bytes && wide < npix);
+            let level =
+                (0..3).rfind(|&l| g[l].0 > 1 && Some(g[l].2) == next && g[l].1 <= JOIN_SOURCE_STEP);
+            let mut walk = g;
+            let level = level.map(|l| walk[l..].rotate_left(1));
+            // Pixel `i` stores whole when `(2 * npix - i) * bytes >= width`.
+            let joined = (2 * npix + 1)
+                .saturating_sub(width.div_ceil(bytes))
+                .min(npix);
+            let reads = (SP || grid_reads_whole(src, s_pixel, npix, &g, end), end);
+            let (inner, outer) = (walk[2], [walk[0], walk[1], (1, 0, 0)]);
+            // SAFETY: the caller's, per row; a row's store past its end with `joined`
+            // lands in the next row along `level`, written right after it.
             unsafe {
-                for_each_row(src, dst, g, |sj, dj| {
-                    let (sd, dd) = ((sj, s_pixel), (dj, d_pixel));
-                    few_row_out::<S, D, HIGH>(sd, dd, npix, nv, store, end)
-                })
+                for_each_row(src, dst, outer, |si, di| {
+                    let (mut sj, mut dj) = (si, di);
+                    for c in 0..inner.0 {
+                        let w = if level.is_some() && c + 1 < inner.0 {
+                            joined
+                        } else {
+                            wide
+                        };
+                        let (sd, dd) = ((sj, s_pixel), (dj, d_pixel));
+                        few_row_out::<S, D, HIGH, SP>(sd, dd, npix, nv, (width, w), reads, plane);
+                        sj = sj.wrapping_add(inner.1);
+                        dj = dj.wrapping_add(inner.2);
+                    }
+                });
             }
         }
 
@@ -4608,9 +4666,9 @@ mod x86 {
         /// Each pixel's `nv` elements readable, the bytes from the first pixel to `end`
         /// too (one allocation); each pixel's `total` bytes writable; `mask` keeps the
         /// lanes below `nv`; `total` is 16, 32, 64 or 128 and at least the channels'
-        /// converted bytes.
+        /// converted bytes; `DP`: the pixels are BF16 byte planes of `total / 2` slots.
         #[inline(always)]
-        unsafe fn few_row<S: Elem, D: Elem, const HIGH: bool>(
+        unsafe fn few_row<S: Elem, D: Elem, const HIGH: bool, const DP: bool>(
             (src, s_pixel): (*const u8, usize),
             (dst, d_pixel): (*mut u8, usize),
             npix: usize,
@@ -4637,7 +4695,7 @@ mod x86 {
             // Two loops, not a test per pixel (1.3x slower).
             unsafe {
                 for _ in 0..over {
-                    put.store::<S, D, HIGH>(
+                    put.store::<S, D, HIGH, DP>(
                         dp,
                         _mm256_and_si256(_mm256_loadu_si256(sp.cast()), mask),
                     );
@@ -4645,7 +4703,7 @@ mod x86 {
                     dp = dp.wrapping_add(d_pixel);
                 }
                 for _ in over..npix {
-                    put.store::<S, D, HIGH>(dp, load_low_bytes(sp, nv * S::W));
+                    put.store::<S, D, HIGH, DP>(dp, load_low_bytes(sp, nv * S::W));
                     sp = sp.wrapping_add(s_pixel);
                     dp = dp.wrapping_add(d_pixel);
                 }
@@ -4663,17 +4721,25 @@ mod x86 {
 
         impl FewPixel {
             /// Converts the pixel's lanes `x` (missing channels zero) and writes all its
-            /// `total` bytes at `dp`. A function, not a closure: a closure would not
-            /// inherit the caller's target features.
+            /// `total` bytes at `dp` (`DP`: as BF16 byte planes of `total / 2` slots). A
+            /// function, not a closure: a closure would not inherit the caller's target
+            /// features.
             ///
             /// # Safety
             /// The `total` bytes at `dp` are writable.
             #[inline(always)]
-            unsafe fn store<S: Elem, D: Elem, const HIGH: bool>(self, dp: *mut u8, x: __m256i) {
+            unsafe fn store<S: Elem, D: Elem, const HIGH: bool, const DP: bool>(
+                self,
+                dp: *mut u8,
+                x: __m256i,
+            ) {
                 // SAFETY: every store lies inside the `total` bytes (caller).
                 unsafe {
                     let (zero, zero128) = (_mm256_setzero_si256(), _mm_setzero_si128());
                     let (a, b) = lanes_to::<S, D, HIGH>(x);
+                    if DP {
+                        return store_planes(dp, a, self.total / 2);
+                    }
                     if (S::W == 4 && D::W == 2) || self.total == 16 {
                         _mm_storeu_si128(dp.cast(), _mm256_castsi256_si128(a));
                     } else {
@@ -4694,6 +4760,25 @@ mod x86 {
             }
         }
 
+        /// Whether every pixel of every row of grid `g` can be read by a whole 32-byte
+        /// load: the furthest pixel's 32 bytes lie before `end` (then no row needs
+        /// [`whole_reads`]).
+        #[inline(always)]
+        fn grid_reads_whole(
+            src: *const u8,
+            s_pixel: usize,
+            npix: usize,
+            g: &Grid,
+            end: *const u8,
+        ) -> bool {
+            let mut span = (npix.max(1) - 1).checked_mul(s_pixel);
+            for &(n, ss, _) in g {
+                span = span.and_then(|x| x.checked_add((n.max(1) - 1).checked_mul(ss)?));
+            }
+            let room = (end as usize).saturating_sub(src as usize);
+            matches!((span, room.checked_sub(32)), (Some(x), Some(r)) if r >= x)
+        }
+
         /// How many of a row's first pixels can be read by whole 32-byte loads: those
         /// whose 32 bytes lie before `end` (pixels go up: `s_pixel` is a byte count), all
         /// of them but in the tensor's last rows, found without a division there (a
@@ -4706,6 +4791,76 @@ mod x86 {
                 None => 0,
                 Some(r) if r >= span => npix,
                 Some(r) => npix.min(r / s_pixel + 1),
+            }
+        }
+
+        /// Writes the 16 16-bit lanes `y` (those past the pixel's channels zero) as a
+        /// BF16 byte-plane pixel of `plane` (8, 16 or 32) slots: its low bytes, then its
+        /// high bytes, each plane's slots past 16 zero.
+        ///
+        /// # Safety
+        /// The `2 * plane` bytes at `p` are writable; with `plane == 8`, `y`'s high 8
+        /// lanes are not stored.
+        #[inline(always)]
+        unsafe fn store_planes(p: *mut u8, y: __m256i, plane: usize) {
+            let split = _mm256_setr_epi8(
+                0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8, 10, 12, 14, 1,
+                3, 5, 7, 9, 11, 13, 15,
+            );
+            // Per 128-bit lane: its 8 low bytes, then its 8 high bytes.
+            let v = _mm256_shuffle_epi8(y, split);
+            // SAFETY: every store lies inside the `2 * plane` bytes (caller).
+            unsafe {
+                match plane {
+                    8 => _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(v)),
+                    16 => _mm256_storeu_si256(p.cast(), _mm256_permute4x64_epi64::<0xD8>(v)),
+                    _ => {
+                        // Quadwords 0, 2 (the 16 low bytes) and 1, 3 (the high), each
+                        // followed by zeros.
+                        let v = _mm256_permute4x64_epi64::<0xD8>(v);
+                        _mm256_storeu_si256(
+                            p.cast(),
+                            _mm256_zextsi128_si256(_mm256_castsi256_si128(v)),
+                        );
+                        _mm256_storeu_si256(
+                            p.add(plane).cast(),
+                            _mm256_zextsi128_si256(_mm256_extracti128_si256::<1>(v)),
+                        );
+                    }
+                }
+            }
+        }
+
+        /// The 16-bit lanes of a BF16 byte-plane pixel of `plane` (8, 16 or 32) slots,
+        /// its first 16 (of 8 slots: 8, the rest zero).
+        ///
+        /// # Safety
+        /// The pixel's `2 * plane` bytes are readable.
+        #[inline(always)]
+        unsafe fn load_planes(p: *const u8, plane: usize) -> __m256i {
+            // SAFETY: every load lies inside the pixel's bytes (caller).
+            unsafe {
+                match plane {
+                    8 => {
+                        let v = _mm_loadu_si128(p.cast());
+                        _mm256_zextsi128_si256(_mm_unpacklo_epi8(v, _mm_srli_si128::<8>(v)))
+                    }
+                    16 => {
+                        let v = _mm256_permute4x64_epi64::<0xD8>(_mm256_loadu_si256(p.cast()));
+                        let join = _mm256_setr_epi8(
+                            0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9, 2,
+                            10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15,
+                        );
+                        _mm256_shuffle_epi8(v, join)
+                    }
+                    _ => {
+                        let (lo, hi) = (
+                            _mm_loadu_si128(p.cast()),
+                            _mm_loadu_si128(p.add(plane).cast()),
+                        );
+                        _mm256_set_m128i(_mm_unpackhi_epi8(lo, hi), _mm_unpacklo_epi8(lo, hi))
+                    }
+                }
             }
         }
 
@@ -4738,36 +4893,50 @@ mod x86 {
         /// CastUntess's counterpart of [`few_row`]: a row of `npix` pixels of one group of
         /// `nv` channels (at most 32 bytes on either side) out of tile or block pixels,
         /// into their channels only, `d_pixel` apart. A pixel's channels are one store
-        /// of `width` (16 or 32) bytes where the row's later pixels overwrite what it
-        /// puts past them (the first `wide` pixels: dense rows), else exact-size
-        /// stores; the group loop's per-pixel choices made once per row.
+        /// of `width` (16 or 32) bytes where later pixels overwrite what it puts past
+        /// them (the first `wide` pixels: dense rows), else exact-size stores; the
+        /// group loop's per-pixel choices made once per row. `SP`: the source pixels
+        /// are BF16 byte planes of `plane` slots.
         ///
         /// # Safety
-        /// Each pixel's `nv` elements readable, the bytes from the first pixel to `end`
-        /// too (one allocation); each pixel's channel bytes writable, and for the
-        /// first `wide` pixels the `width` bytes from each, which the row's later pixels
-        /// then overwrite. (The lanes past `nv` are not masked: whatever they hold is
-        /// stored only where a later pixel overwrites it.)
+        /// Each pixel's `nv` elements readable (byte planes: all its bytes), the bytes
+        /// from the first pixel to `end` too (one allocation; with `whole`, every
+        /// pixel's 32 bytes lie before `end`); each pixel's channel
+        /// bytes writable, and for the first `wide` pixels the `width` bytes from each,
+        /// which later pixels then overwrite. (The lanes past `nv` are not masked:
+        /// whatever they hold is stored only where a later pixel overwrites it.)
         #[inline(always)]
         #[allow(clippy::too_many_arguments)]
-        unsafe fn few_row_out<S: Elem, D: Elem, const HIGH: bool>(
+        unsafe fn few_row_out<S: Elem, D: Elem, const HIGH: bool, const SP: bool>(
             (src, s_pixel): (*const u8, usize),
             (dst, d_pixel): (*mut u8, usize),
             npix: usize,
             nv: usize,
             (width, wide): (usize, usize),
-            end: *const u8,
+            (whole, end): (bool, *const u8),
+            plane: usize,
         ) {
-            let over = whole_reads(src, s_pixel, npix, end);
+            // Byte-plane pixels are read whole, each inside its tile.
+            let over = if SP || whole {
+                npix
+            } else {
+                whole_reads(src, s_pixel, npix, end)
+            };
             let bytes = nv * D::W;
             let fast = over.min(wide);
             let (mut sp, mut dp) = (src, dst);
-            // SAFETY: the first `over` pixels' 32 bytes lie before `end`, the others'
-            // `nv` elements are read exactly; the first `wide` pixels' `width` bytes are
-            // writable (caller), the others' channel bytes stored exactly.
+            // SAFETY: the first `over` pixels' 32 bytes lie before `end` (byte planes:
+            // each pixel's `2 * plane` bytes are readable), the others' `nv` elements are
+            // read exactly; the first `wide` pixels' `width` bytes are writable
+            // (caller), the others' channel bytes stored exactly.
             unsafe {
                 for _ in 0..fast {
-                    let (a, _) = lanes_to::<S, D, HIGH>(_mm256_loadu_si256(sp.cast()));
+                    let x = if SP {
+                        load_planes(sp, plane)
+                    } else {
+                        _mm256_loadu_si256(sp.cast())
+                    };
+                    let (a, _) = lanes_to::<S, D, HIGH>(x);
                     if width == 16 {
                         _mm_storeu_si128(dp.cast(), _mm256_castsi256_si128(a));
                     } else {
@@ -4777,7 +4946,9 @@ mod x86 {
                     dp = dp.wrapping_add(d_pixel);
                 }
                 for i in fast..npix {
-                    let x = if i < over {
+                    let x = if SP {
+                        load_planes(sp, plane)
+                    } else if i < over {
                         _mm256_loadu_si256(sp.cast())
                     } else {
                         load_low_bytes(sp, nv * S::W)

@@ -4587,17 +4587,21 @@ mod x86 {
             }
         }
 
-        /// Grid levels of at most this many source bytes a step may be walked innermost
-        /// by [`few_rows_out`]: tiles 8 KiB apart (F32 1x8x8x32) walked so put every
-        /// row's reads into the same few L1 sets (`f32[1,224,224,3]` into F16: 1.3x
-        /// slower).
-        const JOIN_SOURCE_STEP: usize = 2048;
+        /// Grid levels of at most this many source bytes a step, or of at most
+        /// [`JOIN_SOURCE_SPAN`] bytes in all, may be walked innermost by
+        /// [`few_rows_out`]: 28 tiles 8 KiB apart (`f32[1,224,224,3]` out of 1x8x8x32
+        /// tiles into F16) measured 1.14x slower so, 2 of them (`f32[4,15,17,5]`) 1.37x
+        /// faster, and tiles 4 KiB apart (F16 1x8x8x32) 1.08x to 1.14x faster.
+        const JOIN_SOURCE_STEP: usize = 4096;
+
+        /// See [`JOIN_SOURCE_STEP`]: an L1 cache's worth.
+        const JOIN_SOURCE_SPAN: usize = 32 << 10;
 
         /// [`few_row_out`] over every row of a grid (`row`: its arguments after the
         /// pointers; `plane`: the byte planes' size, with `SP`). Where a grid level
         /// puts each row's successor right after it on a dense destination, as W tiles
-        /// do on the logical side, its steps are at most [`JOIN_SOURCE_STEP`] bytes
-        /// on the source and a row's last pixels would store exactly, that level is
+        /// do on the logical side, its steps are short on the source (see
+        /// [`JOIN_SOURCE_STEP`]) and a row's last pixels would store exactly, that level is
         /// walked innermost and those pixels store whole too: its successor, written
         /// next, overwrites the excess
         /// (`f16[1,224,224,3]` out of 1x4x4x16 tiles, rows of 4 pixels of which 2
@@ -4624,8 +4628,12 @@ mod x86 {
             let next = npix
                 .checked_mul(bytes)
                 .filter(|_| d_pixel == bytes && wide < npix);
-            let level =
-                (0..3).rfind(|&l| g[l].0 > 1 && Some(g[l].2) == next && g[l].1 <= JOIN_SOURCE_STEP);
+            let level = (0..3).rfind(|&l| {
+                let span = g[l].0.saturating_mul(g[l].1);
+                g[l].0 > 1
+                    && Some(g[l].2) == next
+                    && (g[l].1 <= JOIN_SOURCE_STEP || span <= JOIN_SOURCE_SPAN)
+            });
             let mut walk = g;
             let level = level.map(|l| walk[l..].rotate_left(1));
             // Pixel `i` stores whole when `(2 * npix - i) * bytes >= width`.

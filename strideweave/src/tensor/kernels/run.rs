@@ -4159,22 +4159,11 @@ mod x86 {
             ) -> __m256i {
                 // SAFETY: the accesses touch the readable bytes only (caller).
                 unsafe {
-                    if E && (PL || whole) {
-                        let v = _mm_loadu_si128(p.cast());
-                        let v = if PL {
-                            _mm_unpacklo_epi8(v, _mm_srli_si128::<8>(v))
-                        } else {
-                            v
-                        };
-                        return _mm256_zextsi128_si256(v);
-                    }
                     if PL {
-                        let v = _mm256_permute4x64_epi64::<0xD8>(_mm256_loadu_si256(p.cast()));
-                        let join = _mm256_setr_epi8(
-                            0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9, 2,
-                            10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15,
-                        );
-                        return _mm256_shuffle_epi8(v, join);
+                        return load_planes(p, if E { 8 } else { 16 });
+                    }
+                    if E && whole {
+                        return _mm256_zextsi128_si256(_mm_loadu_si128(p.cast()));
                     }
                     if whole {
                         return _mm256_loadu_si256(p.cast());
@@ -4213,27 +4202,13 @@ mod x86 {
             ) {
                 // SAFETY: the accesses touch the writable bytes only (caller).
                 unsafe {
+                    if PL && whole {
+                        return store_planes(p, y, if E { 8 } else { 16 });
+                    }
                     if E && whole {
-                        let x = _mm256_castsi256_si128(y);
-                        let x = if PL {
-                            let split =
-                                _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
-                            _mm_shuffle_epi8(x, split)
-                        } else {
-                            x
-                        };
-                        return _mm_storeu_si128(p.cast(), x);
+                        return _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(y));
                     }
                     if whole {
-                        let y = if PL {
-                            let split = _mm256_setr_epi8(
-                                0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6,
-                                8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15,
-                            );
-                            _mm256_permute4x64_epi64::<0xD8>(_mm256_shuffle_epi8(y, split))
-                        } else {
-                            y
-                        };
                         return _mm256_storeu_si256(p.cast(), y);
                     }
                     store_low_bytes(p, y, 2 * self.nv);
@@ -4379,13 +4354,9 @@ mod x86 {
             // SAFETY: the caller's.
             unsafe {
                 if PL && K == 2 {
-                    let split = _mm256_setr_epi8(
-                        0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8, 10,
-                        12, 14, 1, 3, 5, 7, 9, 11, 13, 15,
-                    );
                     // No closure here: it would not inherit the caller's target features.
-                    let p0 = _mm256_permute4x64_epi64::<0xD8>(_mm256_shuffle_epi8(y[0], split));
-                    let p1 = _mm256_permute4x64_epi64::<0xD8>(_mm256_shuffle_epi8(y[K - 1], split));
+                    let p0 = _mm256_permute4x64_epi64::<0xD8>(split_bytes(y[0]));
+                    let p1 = _mm256_permute4x64_epi64::<0xD8>(split_bytes(y[K - 1]));
                     _mm256_storeu_si256(p.cast(), _mm256_permute2x128_si256::<0x20>(p0, p1));
                     _mm256_storeu_si256(
                         p.add(32).cast(),
@@ -4819,6 +4790,36 @@ mod x86 {
             }
         }
 
+        /// Per 128-bit lane of 8 16-bit lanes: their 8 low bytes, then their 8 high bytes
+        /// (the byte planes of 8 slots; [`join_bytes`] undoes it).
+        ///
+        /// # Safety
+        /// The CPU has AVX2 (inlined into an AVX2 caller).
+        #[inline(always)]
+        unsafe fn split_bytes(y: __m256i) -> __m256i {
+            let split = _mm256_setr_epi8(
+                0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8, 10, 12, 14, 1,
+                3, 5, 7, 9, 11, 13, 15,
+            );
+            // SAFETY: the caller's.
+            unsafe { _mm256_shuffle_epi8(y, split) }
+        }
+
+        /// The inverse of [`split_bytes`]: per 128-bit lane, 8 low bytes then 8 high
+        /// bytes interleaved into 8 16-bit lanes.
+        ///
+        /// # Safety
+        /// The CPU has AVX2 (inlined into an AVX2 caller).
+        #[inline(always)]
+        unsafe fn join_bytes(v: __m256i) -> __m256i {
+            let join = _mm256_setr_epi8(
+                0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9, 2, 10, 3, 11, 4,
+                12, 5, 13, 6, 14, 7, 15,
+            );
+            // SAFETY: the caller's.
+            unsafe { _mm256_shuffle_epi8(v, join) }
+        }
+
         /// Writes the 16 16-bit lanes `y` (those past the pixel's channels zero) as a
         /// BF16 byte-plane pixel of `plane` (8, 16 or 32) slots: its low bytes, then its
         /// high bytes, each plane's slots past 16 zero.
@@ -4828,14 +4829,9 @@ mod x86 {
         /// lanes are not stored.
         #[inline(always)]
         unsafe fn store_planes(p: *mut u8, y: __m256i, plane: usize) {
-            let split = _mm256_setr_epi8(
-                0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8, 10, 12, 14, 1,
-                3, 5, 7, 9, 11, 13, 15,
-            );
-            // Per 128-bit lane: its 8 low bytes, then its 8 high bytes.
-            let v = _mm256_shuffle_epi8(y, split);
             // SAFETY: every store lies inside the `2 * plane` bytes (caller).
             unsafe {
+                let v = split_bytes(y);
                 match plane {
                     8 => _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(v)),
                     16 => _mm256_storeu_si256(p.cast(), _mm256_permute4x64_epi64::<0xD8>(v)),
@@ -4870,14 +4866,9 @@ mod x86 {
                         let v = _mm_loadu_si128(p.cast());
                         _mm256_zextsi128_si256(_mm_unpacklo_epi8(v, _mm_srli_si128::<8>(v)))
                     }
-                    16 => {
-                        let v = _mm256_permute4x64_epi64::<0xD8>(_mm256_loadu_si256(p.cast()));
-                        let join = _mm256_setr_epi8(
-                            0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9, 2,
-                            10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15,
-                        );
-                        _mm256_shuffle_epi8(v, join)
-                    }
+                    16 => join_bytes(_mm256_permute4x64_epi64::<0xD8>(_mm256_loadu_si256(
+                        p.cast(),
+                    ))),
                     _ => {
                         let (lo, hi) = (
                             _mm_loadu_si128(p.cast()),

@@ -686,3 +686,54 @@ fn products_reject_exactly_the_overlapping_cases() {
     );
     assert_eq!(eval_line("is_injective(((2,1,2),3):((3,8,10),2))"), "true");
 }
+
+// ---------------------------------------------------------------------------------------
+// Nesting limit (hardening: no input overflows the stack)
+// ---------------------------------------------------------------------------------------
+
+/// Evaluates `text` on a thread with a 2 MiB stack (Rust's default for spawned threads,
+/// smaller than a main thread's), so a deep recursion shows as an abort here.
+fn eval_on_small_stack(text: String) -> String {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || eval_line(&text))
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+/// Expressions nested to the 64-level limit evaluate on a 2 MiB stack, in any build
+/// (an unoptimized build's frames are the largest), and one level more is a syntax error:
+/// calls, tilers and trees. (A slicing coordinate meets the 32-leaf and 96-node limits
+/// first; its error says so rather than the tuple reading's complaint about `_`.)
+#[test]
+fn expressions_nested_to_the_limit_fit_a_small_thread_stack() {
+    let nest = |open: &str, inner: &str, close: &str, n: usize| {
+        format!("{}{inner}{}", open.repeat(n), close.repeat(n))
+    };
+    let forms = [
+        ("coalesce(", "4:1", ")", "4:1"),
+        (
+            "[",
+            "4:1",
+            "]",
+            "error: type: a tiler holds layouts, found a tiler",
+        ),
+        ("tree(", "leaf", ")", ""),
+    ];
+    for (open, inner, close, want) in forms {
+        // `tree(`'s innermost level is its `leaf` item list: 63 opens reach 64 levels.
+        let ok = eval_on_small_stack(nest(open, inner, close, 63));
+        assert!(ok.starts_with(want), "{open}...: {ok}");
+        let deep = eval_on_small_stack(nest(open, inner, close, 64));
+        assert!(
+            deep.contains("nested more than 64 levels deep"),
+            "{open}... 64: {deep}"
+        );
+    }
+    let coordinate = nest("(_,", "0", ")", 40);
+    assert_eq!(
+        eval_on_small_stack(coordinate),
+        "error: value: coordinate: more than 32 leaves in one layout"
+    );
+}

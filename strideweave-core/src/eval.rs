@@ -165,111 +165,131 @@ fn expr(p: &mut Parser) -> Result<Value, LayoutError> {
     v
 }
 
+/// Dispatches on the first character. Each kind of value is read by its own function so
+/// that the recursion (`expr` inside tilers and calls) keeps small stack frames: one
+/// function holding every kind's temporaries took 35 KB a level unoptimized, and 64
+/// levels overflowed a 2 MiB thread stack.
 fn expr_inner(p: &mut Parser) -> Result<Value, LayoutError> {
     match p.peek() {
-        Some('[') => {
-            p.expect('[')?;
-            let mut tiles = Vec::new();
-            let mut holes = false;
-            if !p.eat(']') {
-                loop {
-                    let start = p.pos();
-                    if tiles.len() == MAX_TILES {
-                        return Err(p.error(format!(
-                            "a tiler holds at most {MAX_TILES} layouts (one per mode)"
-                        )));
-                    }
-                    match expr(p)? {
-                        Value::Layout(l) => tiles.push(Some(l)),
-                        Value::Tuple(t) if t.is_scalar() => tiles.push(Some(
-                            Layout::leaf(t.leaf(0), 1)
-                                .map_err(|e| LayoutError::from_core("tile", e))?,
-                        )),
-                        Value::Slice(c) if c.to_string() == "_" => {
-                            holes = true;
-                            tiles.push(None);
-                        }
-                        other => {
-                            return Err(LayoutError::type_error(format!(
-                                "a tiler holds layouts, found {} at column {}",
-                                other.kind(),
-                                start + 1
-                            )))
-                        }
-                    }
-                    if p.eat(']') {
-                        break;
-                    }
-                    if !p.eat(',') {
-                        return Err(p.unexpected("',' or ']'"));
-                    }
-                }
-            }
-            if holes {
-                return Ok(Value::TilerWithHoles(tiles));
-            }
-            Ok(Value::Tiler(tiles.into_iter().flatten().collect()))
-        }
-        Some(c) if c.is_ascii_digit() || c == '(' || c == '-' => {
-            let start = p.pos();
-            let shape = match p.int_tuple() {
-                Ok(t) => t,
-                Err(e) => {
-                    // `(_,2)`: a slicing coordinate
-                    p.rewind(start);
-                    match SliceCoord::parse_from(p) {
-                        Ok(c) if c.has_holes() => {
-                            if p.peek() == Some(':') {
-                                return Err(p.error("a layout's shape cannot hold '_'"));
-                            }
-                            return Ok(Value::Slice(c));
-                        }
-                        _ => return Err(e),
-                    }
-                }
-            };
-            if p.eat(':') {
-                return crate::eval_ext::layout_literal(p, shape);
-            }
-            Ok(Value::Tuple(shape))
-        }
-        Some(c) if c.is_ascii_alphabetic() || c == '_' => {
-            let start = p.pos();
-            let name = p.ident().unwrap_or_default();
-            match name {
-                "Sw" => return crate::eval_ext::swizzle_literal(p, start, expr),
-                "true" => return Ok(Value::Bool(true)),
-                "false" => return Ok(Value::Bool(false)),
-                "none" => return Ok(Value::None),
-                "_" => return Ok(Value::Slice("_".parse()?)),
-                "LayoutLeft" => return Ok(Value::Major(Major::Left)),
-                "LayoutRight" => return Ok(Value::Major(Major::Right)),
-                "tree" => return Ok(Value::Tree(tree_items(p)?)),
-                _ => {}
-            }
-            if !FUNCTIONS.contains(&name) && !crate::eval_ext::FUNCTIONS.contains(&name) {
-                return Err(p.error_at(start, format!("unknown function '{name}'")));
-            }
-            p.expect('(')?;
-            let mut args = Vec::new();
-            if !p.eat(')') {
-                loop {
-                    if args.len() == MAX_ARGS {
-                        return Err(p.error(format!("{name} takes at most {MAX_ARGS} arguments")));
-                    }
-                    args.push(expr(p)?);
-                    if p.eat(')') {
-                        break;
-                    }
-                    if !p.eat(',') {
-                        return Err(p.unexpected("',' or ')'"));
-                    }
-                }
-            }
-            call(name, args)
-        }
+        Some('[') => tiler_literal(p),
+        Some(c) if c.is_ascii_digit() || c == '(' || c == '-' => tuple_or_layout_literal(p),
+        Some(c) if c.is_ascii_alphabetic() || c == '_' => named_value(p),
         _ => Err(p.unexpected("a value")),
     }
+}
+
+/// `[L, L, ...]`, or with `_` entries `[_, L]`.
+fn tiler_literal(p: &mut Parser) -> Result<Value, LayoutError> {
+    p.expect('[')?;
+    let mut tiles = Vec::new();
+    let mut holes = false;
+    if !p.eat(']') {
+        loop {
+            let start = p.pos();
+            if tiles.len() == MAX_TILES {
+                return Err(p.error(format!(
+                    "a tiler holds at most {MAX_TILES} layouts (one per mode)"
+                )));
+            }
+            match expr(p)? {
+                Value::Layout(l) => tiles.push(Some(l)),
+                Value::Tuple(t) if t.is_scalar() => tiles.push(Some(
+                    Layout::leaf(t.leaf(0), 1).map_err(|e| LayoutError::from_core("tile", e))?,
+                )),
+                Value::Slice(c) if c.to_string() == "_" => {
+                    holes = true;
+                    tiles.push(None);
+                }
+                other => {
+                    return Err(LayoutError::type_error(format!(
+                        "a tiler holds layouts, found {} at column {}",
+                        other.kind(),
+                        start + 1
+                    )))
+                }
+            }
+            if p.eat(']') {
+                break;
+            }
+            if !p.eat(',') {
+                return Err(p.unexpected("',' or ']'"));
+            }
+        }
+    }
+    if holes {
+        return Ok(Value::TilerWithHoles(tiles));
+    }
+    Ok(Value::Tiler(tiles.into_iter().flatten().collect()))
+}
+
+/// An integer tuple, a layout `S:D`, or a slicing coordinate `(_,2)`.
+fn tuple_or_layout_literal(p: &mut Parser) -> Result<Value, LayoutError> {
+    let start = p.pos();
+    let shape = match p.int_tuple() {
+        Ok(t) => t,
+        Err(e) => {
+            // `(_,2)`: a slicing coordinate
+            p.rewind(start);
+            match SliceCoord::parse_from(p) {
+                Ok(c) if c.has_holes() => {
+                    if p.peek() == Some(':') {
+                        return Err(p.error("a layout's shape cannot hold '_'"));
+                    }
+                    return Ok(Value::Slice(c));
+                }
+                // Both readings failed: when the tuple reading stopped at a character
+                // (its '_') and the coordinate reading past it or on a limit (too deep,
+                // too many items), report the coordinate's error.
+                Err(se)
+                    if e.column().is_some() && se.column().is_none_or(|c| Some(c) > e.column()) =>
+                {
+                    return Err(se)
+                }
+                _ => return Err(e),
+            }
+        }
+    };
+    if p.eat(':') {
+        return crate::eval_ext::layout_literal(p, shape);
+    }
+    Ok(Value::Tuple(shape))
+}
+
+/// A keyword (`true`, `LayoutLeft`, `tree(...)`, `Sw<...>`, ...) or a function call.
+fn named_value(p: &mut Parser) -> Result<Value, LayoutError> {
+    let start = p.pos();
+    let name = p.ident().unwrap_or_default();
+    match name {
+        "Sw" => return crate::eval_ext::swizzle_literal(p, start, expr),
+        "true" => return Ok(Value::Bool(true)),
+        "false" => return Ok(Value::Bool(false)),
+        "none" => return Ok(Value::None),
+        "_" => return Ok(Value::Slice("_".parse()?)),
+        "LayoutLeft" => return Ok(Value::Major(Major::Left)),
+        "LayoutRight" => return Ok(Value::Major(Major::Right)),
+        "tree" => return Ok(Value::Tree(tree_items(p)?)),
+        _ => {}
+    }
+    if !FUNCTIONS.contains(&name) && !crate::eval_ext::FUNCTIONS.contains(&name) {
+        return Err(p.error_at(start, format!("unknown function '{name}'")));
+    }
+    p.expect('(')?;
+    let mut args = Vec::new();
+    if !p.eat(')') {
+        loop {
+            if args.len() == MAX_ARGS {
+                return Err(p.error(format!("{name} takes at most {MAX_ARGS} arguments")));
+            }
+            args.push(expr(p)?);
+            if p.eat(')') {
+                break;
+            }
+            if !p.eat(',') {
+                return Err(p.unexpected("',' or ')'"));
+            }
+        }
+    }
+    call(name, args)
 }
 
 /// `(item, ...)` of a `tree(...)`.

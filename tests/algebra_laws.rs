@@ -1009,8 +1009,15 @@ proptest! {
         match dt {
             Ok(dt) => {
                 let (zd, td) = (zd.unwrap(), td.unwrap());
-                prop_assert_eq!(sorted_image(&zd), sorted_image(&dt));
-                prop_assert_eq!(sorted_image(&td), sorted_image(&dt));
+                // The whole images as multisets, where small: non-dividing tiles with
+                // large strides make divided layouts of millions of elements, whose sorting
+                // took most of a 10000-case run (and 1.3 GB); the per-mode images below
+                // imply these (a layout's image is the sum of its modes' images).
+                if dt.size() <= 1 << 16 {
+                    let want = sorted_image(&dt);
+                    prop_assert_eq!(sorted_image(&zd), want.clone());
+                    prop_assert_eq!(sorted_image(&td), want);
+                }
                 prop_assert_eq!(zd.rank(), 2 + a.rank() - k);
                 prop_assert_eq!(td.rank(), 1 + k + a.rank() - k);
                 let (zt, zr) = (zd.get(0).unwrap(), zd.get(1).unwrap());

@@ -170,13 +170,31 @@ pub fn run(plan: &Plan, input: &AlignedBytes, opts: RunOptions) -> AlignedBytes 
     out
 }
 
+/// The thread counts each case runs with: 1, 2, 3 and 5 (even and uneven splits, more
+/// parts than cores), or the comma-separated list in `STRIDEWEAVE_ORACLE_THREADS`
+/// (`.ci/sanitize` runs 1 and 3: a whole and an uneven split, half the runs under
+/// AddressSanitizer).
+pub fn thread_counts() -> Vec<usize> {
+    match std::env::var("STRIDEWEAVE_ORACLE_THREADS") {
+        Ok(list) => list
+            .split(',')
+            .map(|t| {
+                t.trim()
+                    .parse()
+                    .unwrap_or_else(|_| panic!("STRIDEWEAVE_ORACLE_THREADS: {t:?} is not a count"))
+            })
+            .collect(),
+        Err(_) => vec![1, 2, 3, 5],
+    }
+}
+
 /// Runs `from -> to` on every path, thread count and tile loop; each must equal the oracle.
 pub fn check_all_paths(from: &TensorSpec, to: &TensorSpec, seed: u64) {
     let plan = prepare(Op::conversion(from, to), &[*from], &[*to]).unwrap();
     let input = random_input(plan.inputs()[0].bytes as usize, seed);
     let want = oracle(from, to, input.as_slice());
     for path in paths() {
-        for threads in [1, 2, 3, 5] {
+        for &threads in &thread_counts() {
             for tiles in [TileDispatch::Auto, TileDispatch::Runtime] {
                 let opts = RunOptions::new()
                     .path(path)

@@ -4623,7 +4623,9 @@ mod x86 {
                     && (g[l].1 <= JOIN_SOURCE_STEP || span <= JOIN_SOURCE_SPAN)
             });
             let mut walk = g;
-            let level = level.map(|l| walk[l..].rotate_left(1));
+            if let Some(l) = level {
+                walk[l..].rotate_left(1);
+            }
             // Pixel `i` stores whole when `(2 * npix - i) * bytes >= width`.
             let joined = (2 * npix + 1)
                 .saturating_sub(width.div_ceil(bytes))

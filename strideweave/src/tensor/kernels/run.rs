@@ -1532,9 +1532,14 @@ mod x86 {
         }
 
         /// Whether [`pixel_pairs`] takes the full groups of `r`: 16-bit elements in
-        /// 16-slot groups, several pixels a row, a tile's dense pixels on the written side,
-        /// or on the read side when they are BF16 byte planes, whose pair is one shuffle
-        /// (F16 out of tiles measured 1.1x slower in pairs, copied or converted).
+        /// 16-slot groups, several pixels a row, a tile's dense pixels on the written side
+        /// where a pixel's groups crowd an L1 set, or on the read side when they are BF16
+        /// byte planes, whose pair is one shuffle (F16 out of tiles measured 1.1x slower
+        /// in pairs, copied or converted). Into tiles whose groups do not crowd a set, one
+        /// group a block pixel by pixel (`grid_whole`) measured faster on Zen 4: 100
+        /// random cells 0.95x geomean, 29 more than 1.1x faster, 3 slower, at most 1.2x
+        /// (`bf16[1,56,56,64]` into 1x4x4x16 tiles 1.06x -> 0.85x the Cast); `[1,7,7,2048]`
+        /// (128 groups in two sets) stays faster in pairs.
         fn pairs_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
             let tile_pixels = |x: Side| x.pixel == 32 && x.group != 32;
             let out = matches!(s.fmt, Fmt::Planes(_));
@@ -1543,7 +1548,8 @@ mod x86 {
                 && D::W == 2
                 && r.npix > 1
                 && r.valid >= 16
-                && (tile_pixels(d) || (tile_pixels(s) && out))
+                && ((tile_pixels(d) && groups_crowd_l1(s, d, r, S::W, D::W))
+                    || (tile_pixels(s) && out))
         }
 
         /// 16-bit elements in 16-slot groups whose pixels follow each other on one side

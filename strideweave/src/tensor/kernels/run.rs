@@ -798,12 +798,12 @@ const L1_WAYS: usize = 8;
 /// Whether the channel groups of one pixel crowd an L1 set: on either side they put at
 /// least [`L1_WAYS`] lines into one set, so a pixel-by-pixel walk evicts lines before
 /// the next pixel fills the rest of them (see [`GROUP_OUTER_MIN`]).
-fn groups_crowd_l1(s: Side, d: Side, r: Row, ws: usize, wd: usize) -> bool {
+fn groups_crowd_l1<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
     let per_set = |x: Side, w: usize| {
         let lines = (r.slots * w).div_ceil(LINE);
         r.groups().saturating_mul(lines).div_ceil(l1_sets(x.group))
     };
-    per_set(s, ws).max(per_set(d, wd)) >= L1_WAYS
+    per_set(s, S::W).max(per_set(d, D::W)) >= L1_WAYS
 }
 
 /// Calls `f(src, dst, last, n)` for every group of every row of the grid, group by group
@@ -1429,8 +1429,8 @@ mod x86 {
         /// F16 to F32 0.59x to 0.89x (`f32[1,224,224,3]` to F16 out of 16-slot tiles was
         /// the one loss, 1.06x). Left out, as measured slower there: conversions to or
         /// from BF16 (AVX-512 BF16 instructions against AVX2's integer rounding, 1.2x to
-        /// 1.4x), 1-channel F16 outputs (1.2x to 2.4x), and copies of
-        /// up to 3 16-bit channels out of 32-slot tiles (1.13x to 1.23x).
+        /// 1.4x), 1-channel F16 outputs (1.2x to 2.4x), and copies of up to 3 16-bit
+        /// channels out of 32-slot tiles (1.13x to 1.23x).
         fn few_out_of_tiles<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
             let no_bf16_rounding = S::DTYPE == D::DTYPE || !(bf16::<S>() || bf16::<D>());
             r.groups() == 1
@@ -1477,6 +1477,16 @@ mod x86 {
             }
         }
 
+        /// Whether `grid_whole` and `grid_planned` walk `r` group by group: rows of
+        /// [`GROUP_OUTER_MIN`] groups or more whose groups crowd an L1 set. Elsewhere pixel
+        /// by pixel measured faster on Zen 4: `f32[1,56,56,64]` into BF16 1x4x4x16 tiles
+        /// 1.45x -> 1.2x the contiguous Cast; 120 random many-channel cells of whole groups
+        /// 0.97x geomean (none more than 1.09x slower), 120 with a partial last group
+        /// 0.96x (one 1.12x slower, 22 more than 1.1x faster).
+        fn walk_by_group<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
+            r.groups() >= GROUP_OUTER_MIN && r.npix > 1 && groups_crowd_l1::<S, D>(s, d, r)
+        }
+
         /// The friendly case of `grid` (a tiled placement whose channel count is a
         /// multiple of a 16-slot-multiple tile, e.g. `[1,56,56,64]` into 1x4x4x16): every
         /// group converts all of its `slots` elements in whole 16-lane blocks, so no
@@ -1504,12 +1514,7 @@ mod x86 {
             // SAFETY: each group is in bounds (contract) and holds `slots` elements and
             // slots (every group is full: `valid % slots == 0`), so the unmasked blocks
             // at k = 0, 16, .. < slots touch only the group's elements and slots.
-            // Group by group only where a pixel's groups crowd an L1 set: elsewhere pixel
-            // by pixel measured faster on Zen 4 (`f32[1,56,56,64]` into BF16 1x4x4x16
-            // tiles 1.45x -> 1.2x the contiguous Cast; 120 random many-channel cells
-            // 0.97x geomean, none more than 1.09x slower).
-            let by_group =
-                r.groups() >= GROUP_OUTER_MIN && r.npix > 1 && groups_crowd_l1(s, d, r, S::W, D::W);
+            let by_group = walk_by_group::<S, D>(s, d, r);
             unsafe {
                 if slots == 16 {
                     for_each_group_ordered(src, s, dst, d, r, g, by_group, |sp, dp, _| {
@@ -1548,8 +1553,7 @@ mod x86 {
                 && D::W == 2
                 && r.npix > 1
                 && r.valid >= 16
-                && ((tile_pixels(d) && groups_crowd_l1(s, d, r, S::W, D::W))
-                    || (tile_pixels(s) && out))
+                && ((tile_pixels(d) && groups_crowd_l1::<S, D>(s, d, r)) || (tile_pixels(s) && out))
         }
 
         /// 16-bit elements in 16-slot groups whose pixels follow each other on one side
@@ -1893,10 +1897,7 @@ mod x86 {
             let last_half = FULL == 8 && nv == 8 && ns == 8;
             // SAFETY: rows in bounds (contract); every full group holds `slots` elements
             // and slots (`FULL` when nonzero), the last one `nv` and `ns` (`Row::group`).
-            // As in `grid_whole` (partial groups, 120 random cells: 0.96x geomean, one
-            // 1.12x slower, 22 more than 1.1x faster).
-            let by_group =
-                r.groups() >= GROUP_OUTER_MIN && r.npix > 1 && groups_crowd_l1(s, d, r, S::W, D::W);
+            let by_group = walk_by_group::<S, D>(s, d, r);
             unsafe {
                 let wide = FULL == 32 && wide32::<S, D>(sf, df);
                 let (lvm, lsm) = (mask32(nv), mask32(ns));
@@ -5544,6 +5545,7 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tensor::convert::EF32;
 
     /// `l1_sets` counts the sets that addresses `step` bytes apart visit, and
     /// `groups_crowd_l1` asks for the walk group by group exactly when a pixel's groups
@@ -5562,61 +5564,35 @@ mod tests {
         }
         // Not a multiple of a line: spread over every set.
         assert_eq!(l1_sets(100), 64);
-        let tiled = |group: usize| Side {
-            pixel: 64,
-            group,
-            fmt: Fmt::Elements(4),
-        };
-        let dense = |slots: usize, w: usize| Side {
-            pixel: 4096,
-            group: slots * w,
-            fmt: Fmt::Elements(w),
-        };
-        let row = |valid: usize, slots: usize| Row {
-            npix: 4,
-            valid,
-            slots,
-            pad: true,
+        // F32 16-slot groups: one line each; the dense side's groups are consecutive.
+        let crowd = |channels: usize, tile_step: usize| {
+            let tiled = Side {
+                pixel: 64,
+                group: tile_step,
+                fmt: Fmt::Elements(4),
+            };
+            let dense = Side {
+                pixel: 4 * channels,
+                group: 64,
+                fmt: Fmt::Elements(4),
+            };
+            let row = Row {
+                npix: 4,
+                valid: channels,
+                slots: 16,
+                pad: true,
+            };
+            groups_crowd_l1::<EF32, EF32>(dense, tiled, row)
         };
         // f32[1,56,56,64] into 1x4x4x16 tiles: 4 groups 100352 bytes apart (2 sets).
-        assert!(!groups_crowd_l1(
-            dense(16, 4),
-            tiled(100352),
-            row(64, 16),
-            4,
-            4
-        ));
+        assert!(!crowd(64, 100352));
         // f32[1,7,7,2048]: 128 groups 4 KiB apart, all in one set.
-        assert!(groups_crowd_l1(
-            dense(16, 4),
-            tiled(4096),
-            row(2048, 16),
-            4,
-            4
-        ));
+        assert!(crowd(2048, 4096));
         // 8 one-line groups in one set fill its 8 ways; 7 do not.
-        assert!(groups_crowd_l1(
-            dense(16, 4),
-            tiled(8192),
-            row(128, 16),
-            4,
-            4
-        ));
-        assert!(!groups_crowd_l1(
-            dense(16, 4),
-            tiled(8192),
-            row(112, 16),
-            4,
-            4
-        ));
+        assert!(crowd(128, 8192));
+        assert!(!crowd(112, 8192));
         // The same 8 groups 1 KiB apart spread over 4 sets.
-        assert!(!groups_crowd_l1(
-            dense(16, 4),
-            tiled(1024),
-            row(128, 16),
-            4,
-            4
-        ));
+        assert!(!crowd(128, 1024));
     }
 
     /// `zero_grid` (the vector path where the CPU has it) and its portable loops zero

@@ -20,8 +20,9 @@ pub enum ConvertPath {
     Portable,
     /// x86-64 AVX2 integer rounding for BF16, F16C `vcvtps2ph` for F16.
     Avx2F16c,
-    /// x86-64 AVX-512 (F, BW, VL, DQ and BF16: `vcvtneps2bf16` with a subnormal fix-up found
-    /// by `vfpclassps`; F16 uses F16C).
+    /// x86-64 AVX-512 (F, BW, VL, DQ, BF16 and VBMI: `vcvtneps2bf16` with a subnormal fix-up
+    /// found by `vfpclassps`; F16 uses F16C; BF16 byte planes are split or joined by one
+    /// `vpermb`).
     Avx512Bf16,
 }
 
@@ -57,6 +58,7 @@ impl ConvertPath {
                     && std::arch::is_x86_feature_detected!("avx512vl")
                     && std::arch::is_x86_feature_detected!("avx512dq")
                     && std::arch::is_x86_feature_detected!("avx512bf16")
+                    && std::arch::is_x86_feature_detected!("avx512vbmi")
             }
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,

@@ -1942,7 +1942,9 @@ mod x86 {
         /// second permutation spreads them to the destination pixels' slots with the
         /// padding lanes zeroed (when those are apart), and one store (full width when
         /// every byte is written) writes `q` pixels. A BF16 byte-plane side (pixels of 8,
-        /// 16 or 32 slots) is turned into lanes, or back, by byte and quadword shuffles. Lane maps and
+        /// 16 or 32 slots) is turned into lanes, or back, by byte and quadword shuffles;
+        /// where that side's lanes are permuted too, one `vpermb` does both (`sbytes`,
+        /// `dbytes`: the index is then a byte map, and its mask a byte mask). Lane maps and
         /// masks are computed once per grid; index `[0]` serves chunks of `q` pixels,
         /// `[1]` the last `npix % q`.
         struct Packed {
@@ -1952,6 +1954,8 @@ mod x86 {
             didx: __m512i,
             spermute: bool,
             dpermute: bool,
+            sbytes: bool,
+            dbytes: bool,
             /// Pixel slots of a byte-plane side (8 or 16), else 0.
             splanes: usize,
             dplanes: usize,
@@ -2046,18 +2050,59 @@ mod x86 {
                 };
                 let rem = r.npix % q;
                 let both = |f: &dyn Fn(usize) -> u64| [f(q), f(rem)];
+                let (spermute, dpermute) = (ps != valid, pd != valid);
+                let (sbytes, dbytes) = (spermute && splanes > 0, dpermute && dplanes > 0);
+                // A byte-plane side's lane `l`: pixel `l / pl`'s planes hold its low byte
+                // at `l % pl` and its high byte `pl` bytes later.
+                let plane_byte = |l: usize, pl: usize, high: bool| {
+                    (l / pl) * 2 * pl + l % pl + if high { pl } else { 0 }
+                };
+                // Compact 16-bit lane `c` from its plane bytes; plane byte `b` from the
+                // compact lane of its destination lane.
+                let join: [u8; 64] = std::array::from_fn(|b| {
+                    plane_byte(usize::from(si[b / 2]), splanes.max(1), b % 2 == 1) as u8
+                });
+                let split: [u8; 64] = std::array::from_fn(|b| {
+                    let pl = dplanes.max(1);
+                    let lane = (b / (2 * pl)) * pl + b % pl;
+                    (2 * usize::from(di[lane]) + usize::from(b % (2 * pl) >= pl)) as u8
+                });
+                // SAFETY: reads 64 bytes from a 64-byte array.
+                let bytes = |idx: &[u8; 64]| unsafe { _mm512_loadu_si512(idx.as_ptr().cast()) };
+                // The bytes of lane mask `m`: both bytes of each 16-bit lane, or in a
+                // byte-plane side both planes' bytes of each lane.
+                let lane_bytes = |m: u64, pl: usize| {
+                    (0..32)
+                        .filter(|l| m >> l & 1 == 1)
+                        .fold(0u64, |acc, l| match pl {
+                            0 => acc | 3 << (2 * l),
+                            _ => acc | 1 << plane_byte(l, pl, false) | 1 << plane_byte(l, pl, true),
+                        })
+                };
                 Some(Packed {
                     chunks: r.npix / q,
                     rem,
-                    sidx: vec(&si, S::W),
-                    didx: vec(&di, D::W),
-                    spermute: ps != valid,
-                    dpermute: pd != valid,
+                    sidx: if sbytes { bytes(&join) } else { vec(&si, S::W) },
+                    didx: if dbytes {
+                        bytes(&split)
+                    } else {
+                        vec(&di, D::W)
+                    },
+                    spermute,
+                    dpermute,
+                    sbytes,
+                    dbytes,
                     splanes,
                     dplanes,
                     load: both(&|n| byte_mask(n, ps, valid, S::W, splanes)),
-                    compact: both(&|n| lanes(1, 0, n * valid)),
-                    data: both(&|n| lanes(n, pd, valid)),
+                    compact: both(&|n| match sbytes {
+                        true => lane_bytes(lanes(1, 0, n * valid), 0),
+                        false => lanes(1, 0, n * valid),
+                    }),
+                    data: both(&|n| match dbytes {
+                        true => lane_bytes(lanes(n, pd, valid), dplanes),
+                        false => lanes(n, pd, valid),
+                    }),
                     store: both(&|n| byte_mask(n, pd, wlen, D::W, dplanes)),
                     sstep: q * s.pixel,
                     dstep: q * d.pixel,
@@ -2075,13 +2120,16 @@ mod x86 {
                 // (masked-off bytes are not accessed); AVX-512 F/BW enabled by callers.
                 unsafe {
                     let x = _mm512_maskz_loadu_epi8(self.load[i], sp.cast());
-                    let x = if self.splanes > 0 {
+                    let x = if self.splanes > 0 && !self.sbytes {
                         from_planes(x, self.splanes)
                     } else {
                         x
                     };
                     let x = match (self.spermute, S::W) {
                         (false, _) => x,
+                        _ if self.sbytes => {
+                            _mm512_maskz_permutexvar_epi8(self.compact[i], self.sidx, x)
+                        }
                         (true, 4) => _mm512_maskz_permutexvar_epi32(
                             self.compact[i] as __mmask16,
                             self.sidx,
@@ -2096,6 +2144,9 @@ mod x86 {
                     let y = convert16::<S, D>(x);
                     let y = match (self.dpermute, D::W) {
                         (false, _) => y,
+                        _ if self.dbytes => {
+                            _mm512_maskz_permutexvar_epi8(self.data[i], self.didx, y)
+                        }
                         (true, 4) => {
                             _mm512_maskz_permutexvar_epi32(self.data[i] as __mmask16, self.didx, y)
                         }
@@ -2103,7 +2154,7 @@ mod x86 {
                             _mm512_maskz_permutexvar_epi16(self.data[i] as __mmask32, self.didx, y)
                         }
                     };
-                    let y = if self.dplanes > 0 {
+                    let y = if self.dplanes > 0 && !self.dbytes {
                         to_planes(y, self.dplanes)
                     } else {
                         y

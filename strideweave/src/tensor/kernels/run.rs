@@ -2052,42 +2052,47 @@ mod x86 {
                 let both = |f: &dyn Fn(usize) -> u64| [f(q), f(rem)];
                 let (spermute, dpermute) = (ps != valid, pd != valid);
                 let (sbytes, dbytes) = (spermute && splanes > 0, dpermute && dplanes > 0);
-                // A byte-plane side's lane `l`: pixel `l / pl`'s planes hold its low byte
-                // at `l % pl` and its high byte `pl` bytes later.
+                // A byte-plane side's lane `l` (`pl`, a power of two, lanes a pixel): its
+                // pixel's planes hold its low byte at `l % pl`, its high byte `pl` later.
                 let plane_byte = |l: usize, pl: usize, high: bool| {
-                    (l / pl) * 2 * pl + l % pl + if high { pl } else { 0 }
+                    2 * (l & !(pl - 1)) + (l & (pl - 1)) + if high { pl } else { 0 }
                 };
-                // Compact 16-bit lane `c` from its plane bytes; plane byte `b` from the
-                // compact lane of its destination lane.
-                let join: [u8; 64] = std::array::from_fn(|b| {
-                    plane_byte(usize::from(si[b / 2]), splanes.max(1), b % 2 == 1) as u8
-                });
-                let split: [u8; 64] = std::array::from_fn(|b| {
-                    let pl = dplanes.max(1);
-                    let lane = (b / (2 * pl)) * pl + b % pl;
-                    (2 * usize::from(di[lane]) + usize::from(b % (2 * pl) >= pl)) as u8
-                });
                 // SAFETY: reads 64 bytes from a 64-byte array.
                 let bytes = |idx: &[u8; 64]| unsafe { _mm512_loadu_si512(idx.as_ptr().cast()) };
+                // Compact 16-bit lane `c` from its plane bytes; plane byte `b` from the
+                // compact lane of its destination lane. (Built only when used: this runs
+                // once per grid, and small grids are many.)
+                let join = || {
+                    bytes(&std::array::from_fn(|b| {
+                        plane_byte(usize::from(si[b / 2]), splanes, b % 2 == 1) as u8
+                    }))
+                };
+                let split = || {
+                    let pl = dplanes;
+                    bytes(&std::array::from_fn(|b| {
+                        let lane = ((b / 2) & !(pl - 1)) + (b & (pl - 1));
+                        (2 * usize::from(di[lane]) + usize::from(b & pl != 0)) as u8
+                    }))
+                };
                 // The bytes of lane mask `m`: both bytes of each 16-bit lane, or in a
-                // byte-plane side both planes' bytes of each lane.
-                let lane_bytes = |m: u64, pl: usize| {
-                    (0..32)
-                        .filter(|l| m >> l & 1 == 1)
-                        .fold(0u64, |acc, l| match pl {
-                            0 => acc | 3 << (2 * l),
-                            _ => acc | 1 << plane_byte(l, pl, false) | 1 << plane_byte(l, pl, true),
-                        })
+                // byte-plane side (`pl > 0`) both planes' bytes of each lane.
+                let lane_bytes = |mut m: u64, pl: usize| {
+                    let mut out = 0u64;
+                    while m != 0 {
+                        let l = m.trailing_zeros() as usize;
+                        out |= match pl {
+                            0 => 3 << (2 * l),
+                            _ => 1 << plane_byte(l, pl, false) | 1 << plane_byte(l, pl, true),
+                        };
+                        m &= m - 1;
+                    }
+                    out
                 };
                 Some(Packed {
                     chunks: r.npix / q,
                     rem,
-                    sidx: if sbytes { bytes(&join) } else { vec(&si, S::W) },
-                    didx: if dbytes {
-                        bytes(&split)
-                    } else {
-                        vec(&di, D::W)
-                    },
+                    sidx: if sbytes { join() } else { vec(&si, S::W) },
+                    didx: if dbytes { split() } else { vec(&di, D::W) },
                     spermute,
                     dpermute,
                     sbytes,

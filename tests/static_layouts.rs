@@ -202,6 +202,28 @@ fn static_products_match_runtime() {
     assert_eq!(a.raked_product(b), ra.raked_product(&rb).unwrap());
 }
 
+/// The product rule ("products whose copies of A would overlap one another or A" are an
+/// error) runs in the compiler too; where it passes, static and runtime agree, including
+/// the cases the check has to examine (`size(A)*cosize(B)` within A's span) and a
+/// broadcast A, whose stride-0 modes are its own. The failing case is the trybuild test
+/// `ui-tests/fail/static_product_overlap.rs`.
+#[test]
+fn static_products_pass_the_overlap_check_where_the_runtime_does() {
+    let (a, b) = (layout!((2,2):(1,4)), layout!(2:1));
+    let (ra, rb) = (a.layout(), b.layout());
+    assert_eq!(a.logical_product(b).to_string(), "((2,2),2):((1,4),2)");
+    assert_eq!(a.logical_product(b), ra.logical_product(&rb).unwrap());
+    assert_eq!(a.blocked_product(b), ra.blocked_product(&rb).unwrap());
+    assert_eq!(a.raked_product(b), ra.raked_product(&rb).unwrap());
+    assert_eq!(a.zipped_product((b,)), ra.zipped_product(&[rb]).unwrap());
+    let (c, d) = (layout!(3:0), layout!(4:1));
+    assert_eq!(c.logical_product(d).to_string(), "(3,4):(0,1)");
+    assert_eq!(
+        c.logical_product(d),
+        c.layout().logical_product(&d.layout()).unwrap()
+    );
+}
+
 #[test]
 fn static_coalesce_filter_and_inverses_match_runtime() {
     let l = layout!((2,(1,4),3):(1,(7,2),8));

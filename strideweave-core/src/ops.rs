@@ -309,21 +309,11 @@ impl Layout {
             steps: crate::INJECTIVITY_SEARCH_STEPS,
         };
         let steps = crate::INJECTIVITY_SEARCH_STEPS;
-        let kept = self.filter();
-        if algebra::product_may_overlap(&kept, b)
-            && b.bounded_injective(steps).map_err(undecided)?
-        {
-            let copies = algebra::logical_product(self, b)?.mode(1)?;
-            let mut q = kept;
-            q.push_mode(&copies)?;
-            if !q.bounded_injective(steps).map_err(undecided)? {
-                let room = algebra::complement(&kept, self.size().saturating_mul(b.cosize()))
-                    .map(|c| c.size())
-                    .unwrap_or(0);
-                return Err(CoreError::ProductOverlap {
-                    copies: b.cosize(),
-                    room,
-                });
+        if let Some(q) = algebra::product_overlap_witness(self, b)? {
+            if b.bounded_injective(steps).map_err(undecided)?
+                && !q.bounded_injective(steps).map_err(undecided)?
+            {
+                return Err(algebra::product_overlap(self, b));
             }
         }
         Ok(p)

@@ -28,9 +28,9 @@ pub use divide::{divide, divide_shape, divide_tiler, tiled_divide, zipped_divide
 pub use inverse::{left_inverse, right_inverse};
 pub use nullspace::nullspace;
 pub use ordered::{covering_leaves, make_layout_like, make_ordered_layout};
-pub(crate) use product::product_may_overlap;
 pub use product::{
-    blocked_product, logical_product, logical_product_tiler, raked_product, tile_to_shape,
+    blocked_product, logical_product, logical_product_tiler, product_overlap,
+    product_overlap_witness, raked_product, tile_to_shape,
 };
 pub(crate) use recast::gcd;
 pub use recast::{downcast, recast_layout, upcast};

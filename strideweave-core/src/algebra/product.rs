@@ -78,6 +78,35 @@ pub(crate) const fn product_may_overlap(a: &Layout, b: &Layout) -> bool {
     false
 }
 
+/// What decides whether a product of `a` by an injective `b` puts two elements in one
+/// place: `None` when it cannot ([`product_may_overlap`] is false), else the layout
+/// `(filter(a), copies)`, which must be injective for the product to be (broadcast modes
+/// of `a` are its own and allowed). The runtime decides that layout's injectivity by its
+/// bounded search, the compiler by enumeration; both report [`product_overlap`].
+pub const fn product_overlap_witness(a: &Layout, b: &Layout) -> Result<Option<Layout>, CoreError> {
+    let kept = filter(a);
+    if !product_may_overlap(&kept, b) {
+        return Ok(None);
+    }
+    let copies = tri!(tri!(logical_product(a, b)).mode(1));
+    let mut q = kept;
+    tri!(q.push_mode(&copies));
+    Ok(Some(q))
+}
+
+/// The error for a product of `a` by `b` whose copies overlap: how many copies `b` asks
+/// for and how many fit in `a`'s complement.
+pub const fn product_overlap(a: &Layout, b: &Layout) -> CoreError {
+    let room = match complement(&filter(a), a.size().saturating_mul(b.cosize())) {
+        Ok(c) => c.size(),
+        Err(_) => 0,
+    };
+    CoreError::ProductOverlap {
+        copies: b.cosize(),
+        room,
+    }
+}
+
 /// Zips two rank-R layouts mode by mode: `((x0,y0),(x1,y1),...)`; for R = 1 (integral
 /// layouts in CuTe) simply `(x,y)`.
 const fn zip(x: &Layout, y: &Layout, r: usize) -> Result<Layout, CoreError> {

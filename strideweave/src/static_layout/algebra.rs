@@ -110,25 +110,75 @@ const ENUMERABLE: u64 = 1 << 14;
 
 /// Whether two coordinates of `l` reach one index, for a small `l` (else `false`).
 const fn collides(l: &Layout) -> bool {
+    matches!(enumerated_injective(l), Some(false))
+}
+
+/// Whether `l` is injective, decided by enumerating its indices when it has at most
+/// [`ENUMERABLE`] of them (`None` for larger layouts).
+const fn enumerated_injective(l: &Layout) -> Option<bool> {
     let (size, cosize) = (l.size(), l.cosize());
     if size > ENUMERABLE || cosize > ENUMERABLE {
-        return false;
+        return None;
     }
     let mut seen = [0u64; (ENUMERABLE / 64) as usize];
     let mut i = 0;
     while i < size {
         let idx = match l.index_of(i) {
             Ok(idx) => idx,
-            Err(_) => return false,
+            Err(_) => return None,
         };
         let (word, bit) = ((idx / 64) as usize, 1u64 << (idx % 64));
         if seen[word] & bit != 0 {
-            return true;
+            return Some(false);
         }
         seen[word] |= bit;
         i += 1;
     }
-    false
+    Some(true)
+}
+
+/// The runtime's product rule, in the compiler: the product `p` of `a` by `b` fails when
+/// its copies of `a` overlap ([`algebra::product_overlap_witness`]), decided by
+/// enumeration for layouts of up to [`ENUMERABLE`] indices (CuTe's result beyond).
+const fn checked_product(
+    a: &Layout,
+    b: &Layout,
+    p: Result<Layout, CoreError>,
+) -> Result<Layout, CoreError> {
+    match (p, algebra::product_overlap_witness(a, b)) {
+        (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+        (Ok(_), Ok(Some(q)))
+            if matches!(enumerated_injective(b), Some(true))
+                && matches!(enumerated_injective(&q), Some(false)) =>
+        {
+            Err(algebra::product_overlap(a, b))
+        }
+        (Ok(p), Ok(_)) => Ok(p),
+    }
+}
+
+/// [`checked_product`] by mode, for a product by a tiler.
+const fn checked_product_tiler(
+    a: &Layout,
+    tiles: &[Layout],
+    p: Result<Layout, CoreError>,
+) -> Result<Layout, CoreError> {
+    let p = match p {
+        Ok(p) => p,
+        Err(e) => return Err(e),
+    };
+    let mut i = 0;
+    while i < tiles.len() {
+        let mode = match (a.mode(i), p.mode(i)) {
+            (Ok(m), Ok(pm)) => checked_product(&m, &tiles[i], Ok(pm)),
+            (Err(e), _) | (_, Err(e)) => Err(e),
+        };
+        if let Err(e) = mode {
+            return Err(e);
+        }
+        i += 1;
+    }
+    Ok(p)
 }
 
 /// What would satisfy the rule `e` names.
@@ -267,7 +317,7 @@ static_op!(
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for LogicalProduct<A, B> {
     const LAYOUT: Layout = {
         let (a, b) = (&A::LAYOUT, &B::LAYOUT);
-        let r = algebra::logical_product(a, b);
+        let r = checked_product(a, b, algebra::logical_product(a, b));
         or_build_error(r, Call::Binary("logical_product", a, b))
     };
 }
@@ -280,7 +330,7 @@ static_op!(
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for BlockedProduct<A, B> {
     const LAYOUT: Layout = {
         let (a, b) = (&A::LAYOUT, &B::LAYOUT);
-        let r = algebra::blocked_product(a, b);
+        let r = checked_product(a, b, algebra::blocked_product(a, b));
         or_build_error(r, Call::Binary("blocked_product", a, b))
     };
 }
@@ -293,7 +343,7 @@ static_op!(
 impl<A: StaticLayout, B: StaticLayout> StaticLayout for RakedProduct<A, B> {
     const LAYOUT: Layout = {
         let (a, b) = (&A::LAYOUT, &B::LAYOUT);
-        let r = algebra::raked_product(a, b);
+        let r = checked_product(a, b, algebra::raked_product(a, b));
         or_build_error(r, Call::Binary("raked_product", a, b))
     };
 }
@@ -428,7 +478,11 @@ impl<A: StaticLayout, T: StaticTiler, const HOW: u8> ArrangedProduct<A, T, HOW> 
 
 impl<A: StaticLayout, T: StaticTiler, const HOW: u8> StaticLayout for ArrangedProduct<A, T, HOW> {
     const LAYOUT: Layout = or_build_error(
-        match algebra::logical_product_tiler(&A::LAYOUT, T::TILES) {
+        match checked_product_tiler(
+            &A::LAYOUT,
+            T::TILES,
+            algebra::logical_product_tiler(&A::LAYOUT, T::TILES),
+        ) {
             Ok(p) => algebra::arrange_by_mode(
                 &p,
                 T::TILES.len(),

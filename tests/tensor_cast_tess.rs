@@ -396,6 +396,17 @@ fn static_tile_layout_of_another_tile_is_rejected_before_writing() {
         .unwrap_err();
     assert_eq!(e.rule(), Rule::TileMismatch);
     assert!(e.detail().contains("(16,4,2,1):(1,16,64,128)"), "{e}");
+    // Both tiles in one order, (D,H,W,C), without Rust's Option debug form.
+    assert!(
+        e.detail().contains("a tile of (D,H,W,C) = (1,2,4,16)"),
+        "{e}"
+    );
+    assert!(
+        e.detail()
+            .contains("the placement's tile is (D,H,W,C) = (1,4,4,16)"),
+        "{e}"
+    );
+    assert!(!e.detail().contains("Some("), "{e}");
     assert!(out.as_slice().iter().all(|&x| x == 9));
     // A non-tess plan is rejected too.
     let cast = prepare(Op::Cast, &[from], &[spec("bf16[4,4,16]")]).unwrap();

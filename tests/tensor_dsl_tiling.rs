@@ -225,6 +225,11 @@ fn tiling_errors_name_the_values() {
     let e = local_tile(&t, [4, 4], (2, 0)).unwrap_err();
     assert!(e.message().contains("tile coordinate"), "{e}");
     assert!(t.tiles([4, 4]).unwrap().tile(4).is_err());
+    // A whole-tensor view whose edge tiles overhang the data names the way to mask them.
+    let short = Tensor::new(&data[..], "(6,10):(10,1)".parse::<Layout>().unwrap());
+    let e = zipped_divide(&short.unwrap(), [4, 4]).unwrap_err();
+    assert!(e.message().contains("a tile overhangs the data"), "{e}");
+    assert!(e.message().contains("Tiles::transform_tile_if"), "{e}");
     // A thread whose part lies past the data is named with its thread layout.
     let m = Tensor::new(&data[..24], "(4,6):(6,1)".parse::<Layout>().unwrap()).unwrap();
     let threads: Layout = "(5,1):(1,5)".parse().unwrap();

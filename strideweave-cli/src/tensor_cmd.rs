@@ -57,8 +57,8 @@ pub struct ConvertArgs {
 /// Arguments of `argmax`.
 #[derive(Args)]
 pub struct ArgmaxArgs {
-    /// The reduced axis.
-    #[arg(long)]
+    /// The reduced axis: 0 is the outermost dim of `--from`.
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_axis)]
     axis: usize,
     /// Input spec.
     #[arg(long)]
@@ -74,6 +74,16 @@ pub struct ArgmaxArgs {
     /// default, is automatic.
     #[arg(long, default_value_t = 0)]
     threads: usize,
+}
+
+/// `--axis`: a dim number counted from 0 (the outermost); negative numbers are read, so
+/// that `-1` gets this message rather than clap's hint to pass it after `--`.
+fn parse_axis(s: &str) -> Result<usize, String> {
+    s.parse::<usize>().map_err(|_| {
+        format!(
+            "the axis is a dim number counted from 0, the outermost dim (no negative axes: for the last of N dims write N-1); got `{s}`"
+        )
+    })
 }
 
 /// Runs one tensor subcommand.

@@ -316,6 +316,17 @@ fn argmax_writes_the_contiguous_index_tensor() {
         "argmax --to takes the index dtype only (i32 or i64), not a spec: `i64[2]`",
     );
     assert!(!d.path("e.bin").exists());
+    // A negative axis is a usage error that says how axes are counted, not clap's hint
+    // to pass `-1` after `--`.
+    let out = argmax("-1", "f32[2,3]", "i32", "e.bin");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no negative axes") && err.contains("got `-1`"),
+        "{err}"
+    );
+    assert!(!err.contains("use '-- -1'"), "{err}");
+    assert!(!d.path("e.bin").exists());
 }
 
 /// `--threads N` chooses how many parts the work is split into (0, the default, is

@@ -215,8 +215,10 @@ def test_bfloat16_as_raw_uint16_without_ml_dtypes(monkeypatch):
     y = pack(x, "bf16[4,6]")
     assert y.dtype == np.uint16
     assert np.array_equal(y, bf16_bits(x))
-    with pytest.raises(ValueError, match="give the spec"):
+    with pytest.raises(ValueError, match="pass the spec, e.g. pack.*from_spec="):
         spec_of(y)
+    with pytest.raises(ValueError, match="from_spec="):
+        pack(y, "f32[4,6]")
     assert np.array_equal(bf16_bits(pack(y, "f32[4,6]", from_spec="bf16[4,6]")), y)
 
 

@@ -59,7 +59,8 @@ def spec_of(array):
     if name is None:
         raise ValueError(
             f"no tensor dtype for NumPy dtype {array.dtype} "
-            "(float32, float16, bfloat16, int32, int64; give the spec for raw uint16 bf16)"
+            "(float32, float16, bfloat16, int32, int64); for raw bf16 bits in a uint16 "
+            "array pass the spec, e.g. pack(x, to, from_spec=\"bf16[4,16] contiguous\")"
         )
     dims = ",".join(str(d) for d in array.shape)
     if array.flags.c_contiguous:

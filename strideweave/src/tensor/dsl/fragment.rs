@@ -39,10 +39,19 @@ pub type Fragment<T, L, const N: usize> = Tensor<[T; N], L>;
 struct StorageCheck<L, const N: usize>(PhantomData<L>);
 
 impl<L: StaticLayout, const N: usize> StorageCheck<L, N> {
-    const OK: () = assert!(
-        L::COSIZE == N as u64,
-        "fragment storage length N must equal the static layout's cosize (for a concrete layout type, write N as `L::COSIZE as usize` in braces)"
-    );
+    const OK: () = {
+        if L::COSIZE != N as u64 {
+            let mut m = crate::message::ConstMessage::new();
+            m.str("fragment storage length N = ")
+                .u64(N as u64)
+                .str(" must equal the cosize ")
+                .u64(L::COSIZE)
+                .str(" of its static layout ")
+                .layout(&L::LAYOUT)
+                .str(" (for a concrete layout type, write N as `{ L::COSIZE as usize }`)");
+            panic!("{}", m.as_str());
+        }
+    };
 }
 
 impl<T, L: StaticLayout, const N: usize> Tensor<[T; N], L> {

@@ -278,7 +278,7 @@ fn overhang(tile: &Layout, origin: u64, len: usize) -> LayoutError {
 
 fn padded_hint(e: LayoutError, origin: u64) -> LayoutError {
     LayoutError::value(format!(
-        "{} (from offset {origin}): a tile overhangs the data; mask it with an IdentityTensor and use the tiles' in-bounds elements, or pad the data",
+        "{} (from offset {origin}): a tile overhangs the data; for edge tiles, cut the tensor with Tensor::tiles and an IdentityTensor of its shape with the same tiler, and copy each tile's in-bounds elements with Tiles::transform_tile_if (docs/tensors.md, \"Tiles that overhang\"), or pad the data",
         e.message()
     ))
 }

@@ -308,16 +308,20 @@ fn is_static_tile<L: StaticLayout>(g: &Geometry) -> bool {
 /// Checks that the static tile layout `L` is the tile of the tiled geometry `g`.
 pub(crate) fn check_static<L: StaticLayout>(g: &Geometry) -> Result<(), TensorError> {
     let want = StaticTile::<L>::DHWC.map(|x| x as u64);
-    match tile_of(g) {
-        Some(t) if t == want => Ok(()),
-        t => Err(TensorError::new(
-            Rule::TileMismatch,
-            format!(
-                "static tile layout {} (D,H,W,C = {want:?}) does not match the placement's tile {t:?}",
-                L::LAYOUT
-            ),
-        )),
-    }
+    let tuple = |t: [u64; 4]| format!("({},{},{},{})", t[0], t[1], t[2], t[3]);
+    let placement = match tile_of(g) {
+        Some(t) if t == want => return Ok(()),
+        Some(t) => format!("the placement's tile is (D,H,W,C) = {}", tuple(t)),
+        None => "the placement is not tiled".to_string(),
+    };
+    Err(TensorError::new(
+        Rule::TileMismatch,
+        format!(
+            "the static tile layout {} (modes C,W,H,D, channel fastest) is a tile of (D,H,W,C) = {}, but {placement}",
+            L::LAYOUT,
+            tuple(want)
+        ),
+    ))
 }
 
 /// The format of a tiled placement's pixel of `slots` channel slots: BF16 byte planes,

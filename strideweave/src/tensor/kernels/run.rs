@@ -1537,23 +1537,26 @@ mod x86 {
         }
 
         /// Whether [`pixel_pairs`] takes the full groups of `r`: 16-bit elements in
-        /// 16-slot groups, several pixels a row, a tile's dense pixels on the written side
-        /// where a pixel's groups crowd an L1 set, or on the read side when they are BF16
-        /// byte planes, whose pair is one shuffle (F16 out of tiles measured 1.1x slower
-        /// in pairs, copied or converted). Into tiles whose groups do not crowd a set, one
-        /// group a block pixel by pixel (`grid_whole`) measured faster on Zen 4: 100
-        /// random cells 0.95x geomean, 29 more than 1.1x faster, 3 slower, at most 1.2x
-        /// (`bf16[1,56,56,64]` into 1x4x4x16 tiles 1.06x -> 0.85x the Cast); `[1,7,7,2048]`
-        /// (128 groups in two sets) stays faster in pairs.
+        /// 16-slot groups, several pixels a row, a tile's dense pixels on one side. Into
+        /// BF16 byte planes only where a pixel's groups crowd an L1 set (elsewhere one
+        /// group a block pixel by pixel, `grid_whole`, measured faster on Zen 4: 100
+        /// random cells 0.95x geomean, `bf16[1,56,56,64]` into 1x4x4x16 tiles 1.06x ->
+        /// 0.85x the Cast; on Zen 5 pairs into planes were 1.07x slower). Into F16 tiles
+        /// always: on Zen 5, 64 random and matrix cells 0.92x to 0.95x geomean (F16 and
+        /// BF16 sources, 16-slot tiles and (4,4) blocks), most 5% to 20% faster. Out of
+        /// tiles, from BF16 byte planes (a pair is one shuffle) or into F16 elements
+        /// (F16 copies out of tiles: 37 cells 0.90x to 0.93x geomean on Zen 5; F16 into
+        /// BF16 planes measured 0.99x to 1.12x, so not taken).
         fn pairs_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
             let tile_pixels = |x: Side| x.pixel == 32 && x.group != 32;
-            let out = matches!(s.fmt, Fmt::Planes(_));
+            let planes = |x: Side| matches!(x.fmt, Fmt::Planes(_));
             r.slots == 16
                 && S::W == 2
                 && D::W == 2
                 && r.npix > 1
                 && r.valid >= 16
-                && ((tile_pixels(d) && groups_crowd_l1::<S, D>(s, d, r)) || (tile_pixels(s) && out))
+                && ((tile_pixels(d) && (!planes(d) || groups_crowd_l1::<S, D>(s, d, r)))
+                    || (tile_pixels(s) && (planes(s) || !planes(d))))
         }
 
         /// 16-bit elements in 16-slot groups whose pixels follow each other on one side

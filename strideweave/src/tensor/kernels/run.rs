@@ -1355,9 +1355,10 @@ mod x86 {
                     }
                     // Their packed plan first: for 16-bit tile pixels of 16 slots it
                     // loads two pixels per vector, which beats per-pixel loads.
-                    if let Some(p) = Packed::new::<S, D>(s, d, r).filter(|p| p.sstep >= 2 * s.pixel)
-                    {
-                        return grid_packed::<S, D>(src, dst, g, &p);
+                    if Packed::chunk_pixels::<S, D>(s, d, r).is_some_and(|q| q >= 2) {
+                        if let Some(p) = Packed::new::<S, D>(s, d, r) {
+                            return grid_packed::<S, D>(src, dst, g, &p);
+                        }
                     }
                     if let Some(p) = gather_pixels::<S, D>(s, d, r) {
                         return if matches!(s.fmt, Fmt::Planes(_)) {
@@ -1988,12 +1989,12 @@ mod x86 {
         }
 
         impl Packed {
-            /// The packed plan of row `r`, or `None` when it does not apply: more than
-            /// one group or more than 16 channels, a pixel wider than a vector, byte
-            /// planes other than dense pixels of 8, 16 or 32 slots, or pixel strides that
-            /// are not whole elements or would overlap.
-            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,avx512vbmi")]
-            fn new<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> Option<Packed> {
+            /// Pixels a chunk of row `r`'s packed plan holds, or `None` when the plan does
+            /// not apply: more than one group or more than 16 channels, a pixel wider
+            /// than a vector, byte planes other than dense pixels of 8, 16 or 32 slots,
+            /// or pixel strides that are not whole elements or would overlap. Cheap, so
+            /// a caller can ask before [`Packed::new`] builds the tables.
+            fn chunk_pixels<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> Option<usize> {
                 let (valid, wlen) = (r.valid, if r.pad { r.slots } else { r.valid });
                 if r.groups() != 1 || valid > 16 || r.npix < 2 {
                     return None;
@@ -2002,19 +2003,15 @@ mod x86 {
                     return None;
                 }
                 let (ps, pd) = (s.pixel / S::W, d.pixel / D::W);
-                // A byte-plane side: whole dense pixels of 8 or 16 slots.
-                let planes = |f: Fmt, p: usize| match f {
-                    Fmt::Planes(pl) if pl == r.slots && p == pl && matches!(pl, 8 | 16 | 32) => {
-                        Some(pl)
-                    }
-                    Fmt::Planes(_) => None,
-                    Fmt::Elements(_) => Some(0),
+                // A byte-plane side: whole dense pixels of 8, 16 or 32 slots.
+                let planes_fit = |f: Fmt, p: usize| match f {
+                    Fmt::Planes(pl) => pl == r.slots && p == pl && matches!(pl, 8 | 16 | 32),
+                    Fmt::Elements(_) => true,
                 };
-                let (splanes, dplanes) = (planes(s.fmt, ps)?, planes(d.fmt, pd)?);
-                let (ls, ld) = (64 / S::W, 64 / D::W);
-                if ps < valid || pd < wlen {
+                if !planes_fit(s.fmt, ps) || !planes_fit(d.fmt, pd) || ps < valid || pd < wlen {
                     return None;
                 }
+                let (ls, ld) = (64 / S::W, 64 / D::W);
                 // Copies of 16-bit elements take a whole vector's 32 lanes (no conversion
                 // to fit in 16): twice the pixels per chunk for channels of 9 to 16
                 // (`f16[8,64,17,12]` into (2,2) blocks, one pixel a chunk before).
@@ -2026,7 +2023,21 @@ mod x86 {
                 let fits = |q: usize| {
                     q * valid <= most && (q - 1) * ps + valid <= ls && (q - 1) * pd + wlen <= ld
                 };
-                let q = (1..=r.npix).take_while(|&q| fits(q)).last()?;
+                (1..=r.npix).take_while(|&q| fits(q)).last()
+            }
+
+            /// The packed plan of row `r`, or `None` when it does not apply (see
+            /// [`Packed::chunk_pixels`]).
+            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,avx512vbmi")]
+            fn new<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> Option<Packed> {
+                let q = Self::chunk_pixels::<S, D>(s, d, r)?;
+                let (valid, wlen) = (r.valid, if r.pad { r.slots } else { r.valid });
+                let (ps, pd) = (s.pixel / S::W, d.pixel / D::W);
+                let planes = |f: Fmt| match f {
+                    Fmt::Planes(pl) => pl,
+                    Fmt::Elements(_) => 0,
+                };
+                let (splanes, dplanes) = (planes(s.fmt), planes(d.fmt));
                 let lanes = |n: usize, stride: usize, len: usize| {
                     (0..n).fold(0u64, |m, j| m | (((1u64 << len) - 1) << (j * stride)))
                 };

@@ -840,3 +840,31 @@ fn product_whose_complement_broadcasts_b_is_rejected_as_overlapping() {
     let cute = Layout::EMPTY.append(&a).unwrap().append(&cb).unwrap();
     assert!(!injective(&cute), "CuTe's {cute} collides");
 }
+
+/// The arranged products report a rejected mode under their own names (the call the user
+/// wrote), with the product rule's values: mode 0's copies of (2,2):(2,6) would land on it.
+#[test]
+fn arranged_product_errors_name_the_arranged_call() {
+    let a: Layout = "((2,2),3):((2,6),100)".parse().unwrap();
+    let t = ["2:2".parse::<Layout>().unwrap()];
+    for (name, r) in [
+        ("zipped_product", a.zipped_product(&t)),
+        ("tiled_product", a.tiled_product(&t)),
+        ("flat_product", a.flat_product(&t)),
+        ("logical_product", a.logical_product_tiler(&t)),
+    ] {
+        let e = r.unwrap_err();
+        assert!(
+            e.to_string()
+                .contains(&format!("{name}(((2,2),3):((2,6),100), [2:2])")),
+            "{e}"
+        );
+        assert!(
+            matches!(
+                e.core(),
+                Some(strideweave::CoreError::ProductOverlap { copies: 3, room: 2 })
+            ),
+            "{e}"
+        );
+    }
+}

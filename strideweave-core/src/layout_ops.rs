@@ -117,8 +117,8 @@ impl Layout {
         how: Arrangement,
         op: &str,
     ) -> Result<Layout, LayoutError> {
-        let p = self.logical_product_tiler(tiles)?;
-        algebra::arrange_by_mode(&p, tiles.len(), how)
+        self.checked_product_tiler(tiles)
+            .and_then(|p| algebra::arrange_by_mode(&p, tiles.len(), how))
             .map_err(|e| err(op, self, tiler_notation(tiles), e))
     }
 

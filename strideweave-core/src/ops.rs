@@ -321,14 +321,18 @@ impl Layout {
 
     /// [`Layout::logical_product`] by mode.
     pub fn logical_product_tiler(&self, tiles: &[Layout]) -> Result<Layout, LayoutError> {
-        algebra::logical_product_tiler(self, tiles)
-            .and_then(|p| {
-                for (i, t) in tiles.iter().enumerate() {
-                    self.mode(i)?.check_product(t, p.mode(i)?)?;
-                }
-                Ok(p)
-            })
+        self.checked_product_tiler(tiles)
             .map_err(|e| err2("logical_product", self, tiler_notation(tiles), e))
+    }
+
+    /// [`Layout::logical_product_tiler`] with the core error, for the arranged products
+    /// to report under their own names.
+    pub(crate) fn checked_product_tiler(&self, tiles: &[Layout]) -> Result<Layout, CoreError> {
+        let p = algebra::logical_product_tiler(self, tiles)?;
+        for (i, t) in tiles.iter().enumerate() {
+            self.mode(i)?.check_product(t, p.mode(i)?)?;
+        }
+        Ok(p)
     }
 
     /// Blocks of `self` arranged as `b` says: mode `i` is `(self_i, b_i)`.

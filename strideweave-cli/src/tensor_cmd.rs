@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use crate::files::{Input, Output};
 use crate::output;
 use clap::{Args, Subcommand};
-use strideweave::tensor::{prepare, DType, Op, Plan, RunOptions, TensorError, TensorSpec};
+use strideweave::tensor::{prepare, DType, Op, Plan, Rule, RunOptions, TensorError, TensorSpec};
 
 /// The tensor subcommands, flattened into the top-level command list.
 #[derive(Subcommand)]
@@ -57,9 +57,11 @@ pub struct ConvertArgs {
 /// Arguments of `argmax`.
 #[derive(Args)]
 pub struct ArgmaxArgs {
-    /// The reduced axis: 0 is the outermost dim of `--from`.
-    #[arg(long, allow_negative_numbers = true, value_parser = parse_axis)]
-    axis: usize,
+    /// The reduced axis: 0 is the outermost dim of `--from` (a negative number is read,
+    /// so that it gets the rule's one-line error rather than clap's hint to pass it
+    /// after `--`).
+    #[arg(long, allow_negative_numbers = true)]
+    axis: i64,
     /// Input spec.
     #[arg(long)]
     from: String,
@@ -74,16 +76,6 @@ pub struct ArgmaxArgs {
     /// default, is automatic.
     #[arg(long, default_value_t = 0)]
     threads: usize,
-}
-
-/// `--axis`: a dim number counted from 0 (the outermost); negative numbers are read, so
-/// that `-1` gets this message rather than clap's hint to pass it after `--`.
-fn parse_axis(s: &str) -> Result<usize, String> {
-    s.parse::<usize>().map_err(|_| {
-        format!(
-            "the axis is a dim number counted from 0, the outermost dim (no negative axes: for the last of N dims write N-1); got `{s}`"
-        )
-    })
 }
 
 /// Runs one tensor subcommand.
@@ -163,20 +155,30 @@ fn convert_cmd(a: &ConvertArgs, unpack: bool) -> Result<(), String> {
 
 fn argmax_cmd(a: &ArgmaxArgs) -> Result<(), String> {
     let from = spec(&a.from, "--from")?;
+    let axis = usize::try_from(a.axis).map_err(|_| {
+        terr(TensorError::new(
+            Rule::AxisOutOfRange,
+            format!(
+                "axis {} of a rank-{} tensor: axes count from 0, the outermost dim (no negative axes: the last of N dims is N-1)",
+                a.axis,
+                from.dims.extents().len()
+            ),
+        ))
+    })?;
     let dtype: DType = a.to.parse().map_err(|e| {
         // A whole spec where the dtype alone belongs: say so (the output's dims follow
         // from the input and the axis).
         if a.to.contains('[') {
             format!(
                 "syntax: argmax --to takes the index dtype only (i32 or i64), not a spec: `{}`; the output dims are the input's without axis {}",
-                a.to, a.axis
+                a.to, axis
             )
         } else {
             terr(e)
         }
     })?;
-    let dims = from.dims.without_axis(a.axis).map_err(terr)?;
+    let dims = from.dims.without_axis(axis).map_err(terr)?;
     let to = TensorSpec::new(dims, dtype, Default::default()).map_err(terr)?;
-    let plan = prepare(Op::Argmax { axis: a.axis }, &[from], &[to]).map_err(terr)?;
+    let plan = prepare(Op::Argmax { axis }, &[from], &[to]).map_err(terr)?;
     run_to_file(&plan, &a.input, &a.output, a.threads)
 }

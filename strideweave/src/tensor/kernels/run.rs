@@ -1355,10 +1355,8 @@ mod x86 {
                     }
                     // Their packed plan first: for 16-bit tile pixels of 16 slots it
                     // loads two pixels per vector, which beats per-pixel loads.
-                    if Packed::chunk_pixels::<S, D>(s, d, r).is_some_and(|q| q >= 2) {
-                        if let Some(p) = Packed::new::<S, D>(s, d, r) {
-                            return grid_packed::<S, D>(src, dst, g, &p);
-                        }
+                    if let Some(p) = Packed::new::<S, D>(s, d, r, 2) {
+                        return grid_packed::<S, D>(src, dst, g, &p);
                     }
                     if let Some(p) = gather_pixels::<S, D>(s, d, r) {
                         return if matches!(s.fmt, Fmt::Planes(_)) {
@@ -1390,7 +1388,7 @@ mod x86 {
                 // AVX-512 implies AVX2.
                 return unsafe { by_fmts!(grid_groups16, s, d, (src, s, dst, d, r, g, src_end)) };
             }
-            if let Some(p) = Packed::new::<S, D>(s, d, r) {
+            if let Some(p) = Packed::new::<S, D>(s, d, r, 1) {
                 // SAFETY: same contract; `Packed::new` checked the packed layout.
                 unsafe { grid_packed::<S, D>(src, dst, g, &p) };
                 return;
@@ -1992,8 +1990,7 @@ mod x86 {
             /// Pixels a chunk of row `r`'s packed plan holds, or `None` when the plan does
             /// not apply: more than one group or more than 16 channels, a pixel wider
             /// than a vector, byte planes other than dense pixels of 8, 16 or 32 slots,
-            /// or pixel strides that are not whole elements or would overlap. Cheap, so
-            /// a caller can ask before [`Packed::new`] builds the tables.
+            /// or pixel strides that are not whole elements or would overlap.
             fn chunk_pixels<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> Option<usize> {
                 let (valid, wlen) = (r.valid, if r.pad { r.slots } else { r.valid });
                 if r.groups() != 1 || valid > 16 || r.npix < 2 {
@@ -2026,11 +2023,18 @@ mod x86 {
                 (1..=r.npix).take_while(|&q| fits(q)).last()
             }
 
-            /// The packed plan of row `r`, or `None` when it does not apply (see
-            /// [`Packed::chunk_pixels`]).
+            /// The packed plan of row `r` with at least `min_pixels` pixels a chunk, or
+            /// `None` when it does not apply (see [`Packed::chunk_pixels`]). The chunk
+            /// size is settled before the tables are built: small plans have many grids,
+            /// and building tables a caller then drops cost them a tenth of their time.
             #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,avx512vbmi")]
-            fn new<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> Option<Packed> {
-                let q = Self::chunk_pixels::<S, D>(s, d, r)?;
+            fn new<S: Elem, D: Elem>(
+                s: Side,
+                d: Side,
+                r: Row,
+                min_pixels: usize,
+            ) -> Option<Packed> {
+                let q = Self::chunk_pixels::<S, D>(s, d, r).filter(|&q| q >= min_pixels)?;
                 let (valid, wlen) = (r.valid, if r.pad { r.slots } else { r.valid });
                 let (ps, pd) = (s.pixel / S::W, d.pixel / D::W);
                 let planes = |f: Fmt| match f {

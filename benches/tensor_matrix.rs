@@ -250,6 +250,16 @@ fn threads(c: &mut Criterion) {
         &plan,
         0,
     );
+    // A tiled input reduced along C: each worker unpacks its own slabs of whole tiles.
+    let plan = prepare(
+        Op::Argmax { axis: 3 },
+        &[spec(&format!("f32[{dims}] {}", PLACEMENTS[0].1))],
+        &[spec("i64[8,112,112]")],
+    )
+    .unwrap();
+    let group = "threads/argmax_tiled_1x4x4x16_axis3";
+    bench_plan(c, group, "threads_1", &plan, 1);
+    bench_plan(c, group, "threads_auto", &plan, 0);
 }
 
 /// The obvious scalar argmax: for each output element, scan the reduced axis.

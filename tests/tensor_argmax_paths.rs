@@ -319,11 +319,12 @@ fn argmax_over_interleaved_or_split_inner_columns_on_every_path() {
     }
 }
 
-/// Tiled inputs larger than one slab of the single-threaded tiled Argmax (128 KiB of
+/// Tiled inputs larger than one slab of the tiled Argmax (128 KiB of
 /// unpacked elements): whole tiles along the outermost axis longer than one are
 /// unpacked and reduced slab by slab (several slabs, a partial last tile, slabs of one
 /// outer index), along every axis, MlaTiled with and without D and MlaCBlocked, with
-/// ties, signed zeros and NaNs; the other thread counts unpack the whole tensor.
+/// ties, signed zeros and NaNs; on 2 and 3 threads each worker unpacks its own runs of
+/// whole tiles slab by slab (uneven splits, a run ending at the partial last tile).
 /// Spec requirement (placements, Argmax): padding of a tiled input is never read; ties
 /// give the smallest index, NaN of either sign wins and the first NaN wins.
 #[test]

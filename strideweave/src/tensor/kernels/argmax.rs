@@ -17,8 +17,8 @@
 //!   masked byte loads and a lane permutation.
 //!
 //! Anything else uses the scalar loop. A tiled input is first unpacked (CastUntess,
-//! which never reads padding) into a contiguous scratch buffer of its logical elements,
-//! on one thread slab by slab where it can (see `Slabs`).
+//! which never reads padding) into contiguous scratch, slab by slab where it can (see
+//! `Slabs`; each worker its own slabs), else whole.
 //! Parts of the output are computed in parallel; each output element is computed the
 //! same way whatever the split.
 
@@ -1194,10 +1194,8 @@ fn argmax_impl<S: Elem>(
         _ => {
             // Unpack the logical elements (never the padding) into a contiguous buffer.
             let flat = StridedGeom::contiguous(&spec.dims, S::W as u64)?;
-            if exec.parts <= 1 {
-                if let Some(slabs) = Slabs::new(spec, g, &flat, axis) {
-                    return slabs.run::<S>(exec, spec, g, rows, &flat, axis, src, out_w, dst);
-                }
+            if let Some(slabs) = Slabs::new(spec, g, &flat, axis) {
+                return slabs.run::<S>(exec, spec, g, rows, &flat, axis, src, out_w, dst);
             }
             scratch = {
                 let mut b = vec![0u8; flat.span as usize];
@@ -1219,7 +1217,7 @@ fn argmax_impl<S: Elem>(
     Ok(())
 }
 
-/// Bytes of unpacked input per slab of a tiled Argmax on one thread: the slab stays in
+/// Bytes of unpacked input per slab of a tiled Argmax: the slab stays in
 /// cache between its unpacking and its reduction, and the scratch buffer is zeroed once
 /// at that size instead of at the tensor's. Slabs of 8 to 128 KiB measured within 10%
 /// of each other, 128 KiB the fastest (f32[1,57,55,40] in 1x4x4x16 tiles along C: 19.3
@@ -1253,6 +1251,8 @@ impl Slabs {
         })
     }
 
+    /// Every tile along the slab axis, the workers of `exec` taking runs of whole tiles
+    /// (their outputs are runs of `dst`), each unpacking its own slabs on one thread.
     #[allow(clippy::too_many_arguments)]
     fn run<S: Elem>(
         &self,
@@ -1267,14 +1267,60 @@ impl Slabs {
         dst: &mut [u8],
     ) -> Result<(), TensorError> {
         let ext = flat.ext[self.axis] as usize;
+        // Output bytes per index along the slab axis (the output is row-major, that axis
+        // first), and per tile.
+        let row_out = dst.len() / ext;
+        let one = Exec { parts: 1, ..*exec };
+        let failed = std::sync::Mutex::new(None);
+        for_unit_chunks(
+            exec,
+            dst,
+            self.per_tile * row_out,
+            self.tiles,
+            |first, count, out| {
+                let tiles = first..first + count;
+                if let Err(e) =
+                    self.run_tiles::<S>(&one, spec, g, rows, flat, reduced, src, out_w, tiles, out)
+                {
+                    if let Ok(mut f) = failed.lock() {
+                        f.get_or_insert(e);
+                    }
+                }
+            },
+        );
+        match failed.into_inner() {
+            Ok(Some(e)) => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// Tiles `tiles` along the slab axis, slab by slab, into `dst` (their outputs).
+    #[allow(clippy::too_many_arguments)]
+    fn run_tiles<S: Elem>(
+        &self,
+        exec: &Exec,
+        spec: &TensorSpec,
+        g: &Geometry,
+        rows: &Option<super::cast_tess::Rows>,
+        flat: &StridedGeom,
+        reduced: usize,
+        src: &[u8],
+        out_w: usize,
+        tiles: std::ops::Range<usize>,
+        dst: &mut [u8],
+    ) -> Result<(), TensorError> {
+        let ext = flat.ext[self.axis] as usize;
         let row_bytes = flat.stride[self.axis] as usize;
-        // Outputs per index along the slab axis (the output is row-major, that axis first).
-        let per_row = dst.len() / out_w / ext;
+        // Outputs per index along the slab axis.
+        let per_row = dst.len()
+            / out_w
+            / ((tiles.end * self.per_tile).min(ext) - tiles.start * self.per_tile);
         let most = (self.step * self.per_tile).min(ext);
         let mut buf = vec![0u8; most * row_bytes];
-        let mut t0 = 0;
-        while t0 < self.tiles {
-            let t1 = (t0 + self.step).min(self.tiles);
+        let first_row = tiles.start * self.per_tile;
+        let mut t0 = tiles.start;
+        while t0 < tiles.end {
+            let t1 = (t0 + self.step).min(tiles.end);
             let (r0, r1) = (t0 * self.per_tile, (t1 * self.per_tile).min(ext));
             let slab = &mut buf[..(r1 - r0) * row_bytes];
             let dtype = spec.dtype;
@@ -1292,7 +1338,8 @@ impl Slabs {
             let mut sub = *flat;
             sub.ext[self.axis] = (r1 - r0) as u64;
             let r = Reduction::new(&sub, reduced, S::W);
-            let out = &mut dst[r0 * per_row * out_w..r1 * per_row * out_w];
+            let (o0, o1) = ((r0 - first_row) * per_row, (r1 - first_row) * per_row);
+            let out = &mut dst[o0 * out_w..o1 * out_w];
             argmax_part::<S>(exec.path, &r, slab, out_w, 0, (r1 - r0) * per_row, out);
             t0 = t1;
         }

@@ -824,6 +824,33 @@ fn pixel_pairs_of_16_bit_tiles_match_the_oracle_on_every_path() {
     );
 }
 
+/// F32 into F16 16-slot tiles and blocks, which the AVX-512 path converts two pixels
+/// per 64-byte store on the tiles' side: rows of odd length (a single pixel at the end),
+/// a partial last channel group (its unread lanes stored as zero padding), whole
+/// groups, and 17 groups a pixel 8 KiB apart (walked group by group), every path.
+/// Spec requirement (tensor storage, MlaTiled and MlaCBlocked): tiles hold D/H/W/C
+/// pixels, padding written as zero, values rounded to nearest even as `half` does.
+#[test]
+fn f32_into_f16_tile_pixel_pairs_match_the_oracle_on_every_path() {
+    let cases = [
+        (
+            "1,9,7,40",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "2,5,11,17",
+            "mla-tiled(roles=.HWC, tile=(1,2,5,16), align=64)",
+        ),
+        ("1,6,6,32", "mla-cblocked(tile=(2,2), align=64)"),
+        ("1,7,9,100", "mla-cblocked(tile=(4,3), align=64)"),
+        (
+            "1,16,16,257",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+    ];
+    check_cases(&cases, &[("f32", "f16")], 23, false);
+}
+
 /// Byte strides of a dense layout of `dims` whose axes are stored in the order `perm`
 /// (slowest first), each padded by `pad` elements.
 fn permuted(dims: &[u64], width: u64, perm: &[usize], pad: u64) -> String {

@@ -1195,7 +1195,16 @@ fn argmax_impl<S: Elem>(
             // Unpack the logical elements (never the padding) into a contiguous buffer.
             let flat = StridedGeom::contiguous(&spec.dims, S::W as u64)?;
             if let Some(slabs) = Slabs::new(spec, g, &flat, axis) {
-                return slabs.run::<S>(exec, spec, g, rows, &flat, axis, src, out_w, dst);
+                let job = SlabJob {
+                    spec,
+                    g,
+                    rows,
+                    flat: &flat,
+                    reduced: axis,
+                    src,
+                    out_w,
+                };
+                return slabs.run::<S>(exec, &job, dst);
             }
             scratch = {
                 let mut b = vec![0u8; flat.span as usize];
@@ -1253,41 +1262,21 @@ impl Slabs {
 
     /// Every tile along the slab axis, the workers of `exec` taking runs of whole tiles
     /// (their outputs are runs of `dst`), each unpacking its own slabs on one thread.
-    #[allow(clippy::too_many_arguments)]
-    fn run<S: Elem>(
-        &self,
-        exec: &Exec,
-        spec: &TensorSpec,
-        g: &Geometry,
-        rows: &Option<super::cast_tess::Rows>,
-        flat: &StridedGeom,
-        reduced: usize,
-        src: &[u8],
-        out_w: usize,
-        dst: &mut [u8],
-    ) -> Result<(), TensorError> {
-        let ext = flat.ext[self.axis] as usize;
+    fn run<S: Elem>(&self, exec: &Exec, job: &SlabJob, dst: &mut [u8]) -> Result<(), TensorError> {
+        let ext = job.flat.ext[self.axis] as usize;
         // Output bytes per index along the slab axis (the output is row-major, that axis
-        // first), and per tile.
+        // first).
         let row_out = dst.len() / ext;
         let one = Exec { parts: 1, ..*exec };
         let failed = std::sync::Mutex::new(None);
-        for_unit_chunks(
-            exec,
-            dst,
-            self.per_tile * row_out,
-            self.tiles,
-            |first, count, out| {
-                let tiles = first..first + count;
-                if let Err(e) =
-                    self.run_tiles::<S>(&one, spec, g, rows, flat, reduced, src, out_w, tiles, out)
-                {
-                    if let Ok(mut f) = failed.lock() {
-                        f.get_or_insert(e);
-                    }
+        let unit = self.per_tile * row_out;
+        for_unit_chunks(exec, dst, unit, self.tiles, |first, count, out| {
+            if let Err(e) = self.run_tiles::<S>(&one, job, first..first + count, out) {
+                if let Ok(mut f) = failed.lock() {
+                    f.get_or_insert(e);
                 }
-            },
-        );
+            }
+        });
         match failed.into_inner() {
             Ok(Some(e)) => Err(e),
             _ => Ok(()),
@@ -1295,49 +1284,34 @@ impl Slabs {
     }
 
     /// Tiles `tiles` along the slab axis, slab by slab, into `dst` (their outputs).
-    #[allow(clippy::too_many_arguments)]
     fn run_tiles<S: Elem>(
         &self,
         exec: &Exec,
-        spec: &TensorSpec,
-        g: &Geometry,
-        rows: &Option<super::cast_tess::Rows>,
-        flat: &StridedGeom,
-        reduced: usize,
-        src: &[u8],
-        out_w: usize,
+        job: &SlabJob,
         tiles: std::ops::Range<usize>,
         dst: &mut [u8],
     ) -> Result<(), TensorError> {
+        let (flat, out_w) = (job.flat, job.out_w);
         let ext = flat.ext[self.axis] as usize;
         let row_bytes = flat.stride[self.axis] as usize;
+        let first_row = tiles.start * self.per_tile;
         // Outputs per index along the slab axis.
-        let per_row = dst.len()
-            / out_w
-            / ((tiles.end * self.per_tile).min(ext) - tiles.start * self.per_tile);
+        let per_row = dst.len() / out_w / ((tiles.end * self.per_tile).min(ext) - first_row);
         let most = (self.step * self.per_tile).min(ext);
         let mut buf = vec![0u8; most * row_bytes];
-        let first_row = tiles.start * self.per_tile;
         let mut t0 = tiles.start;
         while t0 < tiles.end {
             let t1 = (t0 + self.step).min(tiles.end);
             let (r0, r1) = (t0 * self.per_tile, (t1 * self.per_tile).min(ext));
             let slab = &mut buf[..(r1 - r0) * row_bytes];
-            let dtype = spec.dtype;
+            let (spec, dtype) = (job.spec, job.spec.dtype);
+            let range = Some(t0..t1);
             super::cast_tess::cast_untess(
-                exec,
-                spec,
-                g,
-                rows,
-                src,
-                dtype,
-                flat,
-                slab,
-                Some(t0..t1),
+                exec, spec, job.g, job.rows, job.src, dtype, flat, slab, range,
             )?;
             let mut sub = *flat;
             sub.ext[self.axis] = (r1 - r0) as u64;
-            let r = Reduction::new(&sub, reduced, S::W);
+            let r = Reduction::new(&sub, job.reduced, S::W);
             let (o0, o1) = ((r0 - first_row) * per_row, (r1 - first_row) * per_row);
             let out = &mut dst[o0 * out_w..o1 * out_w];
             argmax_part::<S>(exec.path, &r, slab, out_w, 0, (r1 - r0) * per_row, out);
@@ -1345,6 +1319,19 @@ impl Slabs {
         }
         Ok(())
     }
+}
+
+/// What a slab-by-slab Argmax reduces: the tiled input (`spec`, `g`, its tile-row walk
+/// `rows`, bytes `src`), its unpacked contiguous geometry `flat`, the reduced axis and
+/// the output index width.
+struct SlabJob<'a> {
+    spec: &'a TensorSpec,
+    g: &'a Geometry,
+    rows: &'a Option<super::cast_tess::Rows>,
+    flat: &'a StridedGeom,
+    reduced: usize,
+    src: &'a [u8],
+    out_w: usize,
 }
 
 /// Runs argmax; `dst` is exactly the contiguous output span. A tiled input is first

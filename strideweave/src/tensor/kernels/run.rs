@@ -1706,19 +1706,18 @@ mod x86 {
             let last = r.groups() - 1;
             // Elements read in the last group (its 16 slots are all written: zeros past).
             let tail = ((1u32 << r.group(last).0) - 1) as __mmask16;
-            let lanes = |gi: usize| if gi < last { 0xFFFF } else { tail };
+            let lanes = |is_last: bool| if is_last { tail } else { 0xFFFF };
             // SAFETY: rows in bounds (contract): each pixel's groups hold 16 slots on the
             // tile side, of which `nv` are read in the last, all 16 written; a pair's
             // second pixel exists, its group 32 bytes after the first on the tile side
             // and `pixel` bytes after it on the F32 side.
             unsafe {
-                if r.groups() >= GROUP_OUTER_MIN && groups_crowd_l1::<S, D>(s, d, r) {
+                if walk_by_group::<S, D>(s, d, r) {
                     return for_each_group_by::<2>(src, s, dst, d, r, g, |sp, dp, l, n| {
-                        let vm = if l { tail } else { 0xFFFF };
                         if n == 2 {
-                            pair_into_f16(sp, s, dp, vm)
+                            pair_into_f16(sp, s, dp, lanes(l))
                         } else {
-                            block::<S, D>(sp, sf, dp, df, 0, vm, 0xFFFF)
+                            block::<S, D>(sp, sf, dp, df, 0, lanes(l), 0xFFFF)
                         }
                     });
                 }
@@ -1729,11 +1728,12 @@ mod x86 {
                         let two = p + 2 <= r.npix;
                         let (mut sg, mut dg) = (sp, dp);
                         for gi in 0..=last {
+                            let vm = lanes(gi == last);
                             if two {
-                                pair_into_f16(sg, s, dg, lanes(gi));
+                                pair_into_f16(sg, s, dg, vm);
                             } else {
                                 // An odd last pixel.
-                                block::<S, D>(sg, sf, dg, df, 0, lanes(gi), 0xFFFF);
+                                block::<S, D>(sg, sf, dg, df, 0, vm, 0xFFFF);
                             }
                             sg = sg.wrapping_add(s.group);
                             dg = dg.wrapping_add(d.group);

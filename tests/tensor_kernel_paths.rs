@@ -826,8 +826,9 @@ fn pixel_pairs_of_16_bit_tiles_match_the_oracle_on_every_path() {
 
 /// F32 into F16 16-slot tiles and blocks, which the AVX-512 path converts two pixels
 /// per 64-byte store on the tiles' side: rows of odd length (a single pixel at the end),
-/// a partial last channel group (its unread lanes stored as zero padding), whole
-/// groups, and 17 groups a pixel 8 KiB apart (walked group by group), every path.
+/// a partial last channel group (its unread lanes stored as zero padding; of 8
+/// elements or fewer, by 256-bit halves), whole groups, and 17 groups a pixel 8 KiB
+/// apart (walked group by group), every path.
 /// Spec requirement (tensor storage, MlaTiled and MlaCBlocked): tiles hold D/H/W/C
 /// pixels, padding written as zero, values rounded to nearest even as `half` does.
 #[test]
@@ -845,6 +846,10 @@ fn f32_into_f16_tile_pixel_pairs_match_the_oracle_on_every_path() {
         ("1,7,9,100", "mla-cblocked(tile=(4,3), align=64)"),
         (
             "1,16,16,257",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "1,16,16,264",
             "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
         ),
     ];

@@ -856,6 +856,35 @@ fn f32_into_f16_tile_pixel_pairs_match_the_oracle_on_every_path() {
     check_cases(&cases, &[("f32", "f16")], 23, false);
 }
 
+/// BF16 copies into 32-slot byte-plane tiles with a partial last channel group, which
+/// the AVX-512 path walks group by group from 8 pixels a tile row (fewer pixels, pixel
+/// by pixel): 40, 75 and 291 channels in 1x8x8x32, 1x4x8x32 and 1x2x4x32 tiles, rows of
+/// 8 and of fewer pixels, read back out of the tiles too.
+/// Spec requirement (tensor storage, MlaTiled): tiles hold D/H/W/C pixels, padding
+/// written as zero, BF16 tiles as byte planes.
+#[test]
+fn bf16_copies_into_32_slot_tiles_match_the_oracle_on_every_path() {
+    let cases = [
+        (
+            "1,9,11,40",
+            "mla-tiled(roles=.HWC, tile=(1,8,8,32), align=64)",
+        ),
+        (
+            "2,5,19,75",
+            "mla-tiled(roles=.HWC, tile=(1,4,8,32), align=64)",
+        ),
+        (
+            "1,3,13,291",
+            "mla-tiled(roles=.HWC, tile=(1,1,8,32), align=64)",
+        ),
+        (
+            "1,5,9,41",
+            "mla-tiled(roles=.HWC, tile=(1,2,4,32), align=64)",
+        ),
+    ];
+    check_cases(&cases, &[("bf16", "bf16")], 29, true);
+}
+
 /// Byte strides of a dense layout of `dims` whose axes are stored in the order `perm`
 /// (slowest first), each padded by `pad` elements.
 fn permuted(dims: &[u64], width: u64, perm: &[usize], pad: u64) -> String {

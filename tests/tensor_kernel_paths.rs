@@ -149,7 +149,9 @@ proptest! {
 
     /// Few-channel pixels (an RGB image, C = 1 or 8): the vector paths that convert
     /// several pixels per vector (one load, lane permutations, one store for `q` pixels,
-    /// BF16 byte planes by shuffles) and the planned partial groups. Every C from 1 to
+    /// BF16 byte planes by shuffles) in each of their instances (each side's lanes in
+    /// place, permuted, byte planes, or byte planes permuted by one `vpermb`) and the
+    /// planned partial groups. Every C from 1 to
     /// 17, channel tiles of 8, 16 and 32 slots, partial W and H tiles (a remainder of
     /// pixels per row), contiguous and padded-stride flat sides (pixels apart), every
     /// dtype pair, both directions, every path and thread count.

@@ -2565,8 +2565,10 @@ mod x86 {
         /// CastTess of narrow pixels: each chunk of `p` pixels (`p * valid` contiguous
         /// source elements, at most [`lanes`]) is one masked load and one conversion; each
         /// 64-byte vector of the chunk's output is one permutation of the converted lanes
-        /// with zeros in the padding slots (index and zero mask computed once per grid),
-        /// plus the byte-plane shuffle.
+        /// with zeros in the padding slots (index and zero mask computed once per grid);
+        /// into BF16 byte planes (`DP`, so `D` is 16-bit) the permutation and the plane
+        /// shuffle are one `vpermb` (0.73x to 0.98x the time of the two, 32 cells of 1 to
+        /// 8 channels from every dtype into 8-, 16- and 32-slot tiles and (4,4) blocks).
         ///
         /// # Safety
         /// As for `grid`, and `spread_pixels` returned `p`; `WIDE` when `p * valid > 16`.
@@ -2596,6 +2598,7 @@ mod x86 {
             let nvec = (p * px_out).div_ceil(64);
             let mut idx = [_mm512_setzero_si512(); MAXV];
             let mut keep = [0u32; MAXV];
+            let mut keep_bytes = [0u64; MAXV];
             let sh = _mm_cvtsi32_si128(slots.trailing_zeros() as i32);
             // Lane j of vector t is output slot q = t * lanes + j: pixel q >> log2(slots),
             // channel c = q & (slots - 1); it takes converted lane pixel * valid + c
@@ -2610,6 +2613,19 @@ mod x86 {
                     idx[t] =
                         _mm512_add_epi16(_mm512_mullo_epi16(px, _mm512_set1_epi16(v as i16)), c);
                     keep[t] = _mm512_cmplt_epu16_mask(c, _mm512_set1_epi16(v as i16));
+                    if DP {
+                        // Into byte planes: the lane permutation and the plane shuffle
+                        // as one `vpermb` (byte 2i of lane i from byte 2 idx, 2i + 1
+                        // from 2 idx + 1), its zero mask moved with the bytes.
+                        let to = plane_perm(slots, true);
+                        let b = _mm512_add_epi16(
+                            _mm512_mullo_epi16(idx[t], _mm512_set1_epi16(514)),
+                            _mm512_set1_epi16(256),
+                        );
+                        idx[t] = _mm512_permutexvar_epi8(to, b);
+                        let k = _mm512_permutexvar_epi8(to, _mm512_movm_epi16(keep[t]));
+                        keep_bytes[t] = _mm512_movepi8_mask(k);
+                    }
                 }
             } else {
                 let iota = unsafe { _mm512_loadu_si512(IOTA32.as_ptr().cast()) };
@@ -2639,15 +2655,12 @@ mod x86 {
                     };
                     let x = convert16::<S, D>(x);
                     let out = |t: usize| {
-                        let o = if D::W == 2 {
+                        if DP {
+                            _mm512_maskz_permutexvar_epi8(keep_bytes[t], idx[t], x)
+                        } else if D::W == 2 {
                             _mm512_maskz_permutexvar_epi16(keep[t], idx[t], x)
                         } else {
                             _mm512_maskz_permutexvar_epi32(keep[t] as __mmask16, idx[t], x)
-                        };
-                        if DP {
-                            to_planes(o, slots)
-                        } else {
-                            o
                         }
                     };
                     for t in 0..nfull {

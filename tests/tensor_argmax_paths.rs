@@ -187,6 +187,41 @@ fn argmax_long_rows_and_many_columns_on_every_path() {
     check(&spec("f32[900,2]"), 0, &picks, "i32");
 }
 
+/// Fewer than 64 columns reduced along a long first axis (`f32[100003,7]` along axis 0):
+/// the column kernel splits the rows among four chains of independent compares (row `k`
+/// into chain `k % 4`) and merges them by the rule, so every way a tie, a NaN of either
+/// sign, -0.0 against +0.0 or the maximum can fall across chains, and a row count that
+/// leaves 0 to 3 rows over, must give the scalar rule's index.
+/// Spec requirement (placements, Argmax): ties give the smallest index, NaN of either
+/// sign beats every number and the first NaN wins, -0.0 ties +0.0.
+#[test]
+fn argmax_along_a_long_first_axis_merges_its_row_chains_by_the_rule() {
+    for d in ["f32", "f16", "bf16"] {
+        for rows in [8u64, 9, 10, 11, 12, 13, 37, 64, 101] {
+            for cols in [1u64, 3, 7, 16, 17, 40] {
+                let n = (rows * cols) as usize;
+                let s = spec(&format!("{d}[{rows},{cols}]"));
+                // Few distinct values, so ties and signed zeros meet across chains;
+                // one mix with NaNs (both signs), one without.
+                let mixed: Vec<u8> = (0..n).map(|i| ((i * 7 + i / 5) % 10) as u8).collect();
+                let numbers: Vec<u8> = (0..n)
+                    .map(|i| [1u8, 2, 3, 5, 6][(i * 3 + i / 11) % 5])
+                    .collect();
+                check(&s, 0, &mixed, "i64");
+                check(&s, 0, &numbers, "i32");
+                // A single NaN or maximum in each chain position, late in the column.
+                for at in rows.saturating_sub(5)..rows {
+                    let mut one = vec![4u8; n];
+                    for c in 0..cols as usize {
+                        one[at as usize * cols as usize + c] = if c % 2 == 0 { 8 } else { 6 };
+                    }
+                    check(&s, 0, &one, "i32");
+                }
+            }
+        }
+    }
+}
+
 /// Short rows reduced along the last axis: sixteen rows at a time, one per lane, by a
 /// transpose per 16 elements (2 to 32 elements) or, for rows of 2 to 8 elements stored
 /// back to back, by lane permutations of the 16 rows' vectors; the rest (1 element, 33

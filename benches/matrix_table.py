@@ -73,7 +73,8 @@ print()
 print("| threads group | 1 thread | all threads | speed-up |")
 print("| --- | --- | --- | --- |")
 for g in ["memcpy_input", "cast", "tess_tiled_1x4x4x16", "tess_cblocked_4x4",
-          "untess_tiled_1x4x4x16", "argmax_2048x4096_axis1", "argmax_tiled_1x4x4x16_axis3"]:
+          "untess_tiled_1x4x4x16", "argmax_2048x4096_axis1", "argmax_1048576x7_axis0",
+          "argmax_262144x64_axis0", "argmax_tiled_1x4x4x16_axis3"]:
     a, b = median(f"threads/{g}", "threads_1"), median(f"threads/{g}", "threads_auto")
     print(f"| {g} | {fmt(a)} | {fmt(b)} | {a / b:.2f}x |" if a and b else f"| {g} | - | - | - |")
 print()

@@ -250,6 +250,19 @@ fn threads(c: &mut Criterion) {
         &plan,
         0,
     );
+    // Few outputs over a long reduced axis (7 and 64 columns along axis 0, 28 and 64 MiB):
+    // the workers split the reduced axis, not the outputs.
+    for (dims, cols) in [("1048576,7", 7), ("262144,64", 64)] {
+        let plan = prepare(
+            Op::Argmax { axis: 0 },
+            &[spec(&format!("f32[{dims}]"))],
+            &[spec(&format!("i64[{cols}]"))],
+        )
+        .unwrap();
+        let group = format!("threads/argmax_{}_axis0", dims.replace(',', "x"));
+        bench_plan(c, &group, "threads_1", &plan, 1);
+        bench_plan(c, &group, "threads_auto", &plan, 0);
+    }
     // A tiled input reduced along C: each worker unpacks its own slabs of whole tiles.
     let plan = prepare(
         Op::Argmax { axis: 3 },

@@ -189,16 +189,29 @@ fn argmax_long_rows_and_many_columns_on_every_path() {
 
 /// Fewer than 64 columns reduced along a long first axis (`f32[100003,7]` along axis 0):
 /// the column kernel splits the rows among four chains of independent compares (row `k`
-/// into chain `k % 4`) and merges them by the rule, so every way a tie, a NaN of either
-/// sign, -0.0 against +0.0 or the maximum can fall across chains, and a row count that
-/// leaves 0 to 3 rows over, must give the scalar rule's index.
+/// into chain `k % 4`) and merges them by the rule; on 2 and 3 threads (as `check` runs
+/// every case) so few outputs, or output chunks under 16 columns, split the reduced axis
+/// into one range of rows per part, merged by the rule too. Every way a tie, a NaN of
+/// either sign, -0.0 against +0.0 or the maximum can fall across chains and ranges, and
+/// row counts that leave rows over, must give the scalar rule's index; so must a few
+/// long rows reduced along the last axis, split the same way.
 /// Spec requirement (placements, Argmax): ties give the smallest index, NaN of either
 /// sign beats every number and the first NaN wins, -0.0 ties +0.0.
 #[test]
 fn argmax_along_a_long_first_axis_merges_its_row_chains_by_the_rule() {
     for d in ["f32", "f16", "bf16"] {
+        for dims in ["2,301", "3,1000", "1,77"] {
+            let n = 1001;
+            let mixed: Vec<u8> = (0..n).map(|i| ((i * 7 + i / 5) % 10) as u8).collect();
+            let mut late = vec![4u8; n];
+            late[n - 3] = 8;
+            late[n - 200] = 6;
+            for picks in [&mixed, &late] {
+                check(&spec(&format!("{d}[{dims}]")), 1, picks, "i64");
+            }
+        }
         for rows in [8u64, 9, 10, 11, 12, 13, 37, 64, 101] {
-            for cols in [1u64, 3, 7, 16, 17, 40] {
+            for cols in [1u64, 3, 7, 16, 17, 40, 64, 100] {
                 let n = (rows * cols) as usize;
                 let s = spec(&format!("{d}[{rows},{cols}]"));
                 // Few distinct values, so ties and signed zeros meet across chains;

@@ -35,7 +35,7 @@ pub(crate) const CHUNKS_PER_PART: usize = 8;
 
 /// Units per chunk for `nunits` units split for `parts` workers: about
 /// `CHUNKS_PER_PART` chunks per part, at least one unit each.
-fn units_per_chunk(parts: usize, nunits: usize) -> usize {
+pub(crate) fn units_per_chunk(parts: usize, nunits: usize) -> usize {
     nunits.div_ceil(parts.saturating_mul(CHUNKS_PER_PART).min(nunits).max(1))
 }
 

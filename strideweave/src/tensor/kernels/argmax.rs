@@ -1328,19 +1328,17 @@ fn argmax_split_reduced<S: Elem>(
             argmax_part::<S>(path, &sub, &src[k0 * r.stride..], 8, 0, total, out);
         }
     });
+    // The rule over the ranges' winners, in range order, is the rule over the axis.
     for j in 0..total {
         let base = r.outer_offset(j / r.inner) + r.inner_offset(j % r.inner);
-        let mut best: Option<(usize, f32)> = None;
-        for (p, w) in winners.chunks_exact(unit).enumerate() {
-            let rel = i64::from_le_bytes(w[8 * j..8 * j + 8].try_into().unwrap_or([0; 8]));
-            let k = p * per + rel as usize;
-            let v = S::to_f32(S::read(src, base + k * r.stride));
-            best = match best {
-                Some((_, b)) if b.is_nan() || !(v.is_nan() || v > b) => best,
-                _ => Some((k, v)),
-            };
-        }
-        write_index(dst, j, out_w, best.map_or(0, |b| b.0));
+        let row = |p: usize| {
+            let w = &winners[p * unit + 8 * j..p * unit + 8 * j + 8];
+            p * per + i64::from_le_bytes(w.try_into().unwrap_or([0; 8])) as usize
+        };
+        let p = argmax_by(ranges, |p| {
+            S::to_f32(S::read(src, base + row(p) * r.stride))
+        });
+        write_index(dst, j, out_w, row(p));
     }
 }
 

@@ -536,7 +536,12 @@ impl Plan {
             0 => 1,
             n => n,
         };
-        Ok(Exec { path, parts })
+        let streams = crate::tensor::kernels::cache::spills(bytes);
+        Ok(Exec {
+            path,
+            parts,
+            streams,
+        })
     }
 
     /// [`Plan::run`] with an explicit choice of the CastTess tile loop.

@@ -846,11 +846,13 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
         pixel: tc * D::W,
         group: rows.n_spatial * tile_bytes,
         fmt: tiled_fmt(g.planes, tc, D::W),
+        stream: exec.streams,
     };
     let sside = Side {
         pixel: s[2],
         group: tc * s[3],
         fmt: Fmt::Elements(s[3]),
+        stream: exec.streams,
     };
     let out = SharedOut::new(dst);
     let row_of = |npix| Row {
@@ -1069,11 +1071,13 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
         pixel: if tw > 1 { pw } else { L * D::W },
         group: th * tw * L * D::W,
         fmt: tiled_fmt(g.planes, L, D::W),
+        stream: exec.streams,
     };
     let sside = Side {
         pixel: sw,
         group: L * sc,
         fmt: Fmt::Elements(sc),
+        stream: exec.streams,
     };
     let (tile_bytes, tile_raw) = (g.tile_bytes as usize, g.tile_raw as usize);
     let n_tw = g.n_tw as usize;
@@ -1332,11 +1336,13 @@ fn untess_tiled<S: Elem, D: Elem>(
         pixel: tc * S::W,
         group: rows.n_spatial * tile_bytes,
         fmt: tiled_fmt(g.planes, tc, S::W),
+        stream: exec.streams,
     };
     let dside = Side {
         pixel: s[2],
         group: tc * s[3],
         fmt: Fmt::Elements(s[3]),
+        stream: exec.streams,
     };
     let digit_of = |ax| tiled_digit(g, dims, ax);
     let rs_dst = rows.tile[1] * s[1];
@@ -1424,11 +1430,13 @@ fn untess_cblocked<S: Elem, D: Elem>(
         pixel: L * S::W,
         group: th * tw * L * S::W,
         fmt: tiled_fmt(g.planes, L, S::W),
+        stream: exec.streams,
     };
     let dside = Side {
         pixel: sw,
         group: L * sc,
         fmt: Fmt::Elements(sc),
+        stream: exec.streams,
     };
     let tile_bytes = g.tile_bytes as usize;
     let digit_of = |ax| cblocked_digit(g, dims, ax);

@@ -5,6 +5,7 @@
 //! bytes written never depend on the thread count.
 
 pub mod argmax;
+pub(crate) mod cache;
 pub mod cast;
 pub mod cast_tess;
 pub(crate) mod parallel;

@@ -26,6 +26,9 @@ pub(crate) struct Exec {
     pub path: ConvertPath,
     /// Parts to split the output into (1: single-threaded on the calling thread).
     pub parts: usize,
+    /// The run's tensors stream from memory ([`spills`](super::cache::spills)): the
+    /// conversions' row walks ask for lines ahead (see `run::Side::stream`).
+    pub streams: bool,
 }
 
 /// Chunks per part: enough for the workers that run to take over the share of one that
@@ -272,6 +275,7 @@ mod tests {
         Exec {
             path: ConvertPath::Portable,
             parts,
+            streams: false,
         }
     }
 

@@ -13,6 +13,7 @@
 //! transpose for the same strided channels), and a portable scalar loop, the reference
 //! the vector paths are tested against.
 
+use super::cache::l1_ways;
 use crate::tensor::convert::{cvt, ConvertPath, Elem};
 use crate::tensor::dtype::DType;
 
@@ -26,12 +27,14 @@ pub(crate) enum Fmt {
 }
 
 /// One side of a row: bytes between consecutive pixels, between consecutive channel
-/// groups of a pixel, and the format inside a group.
+/// groups of a pixel, and the format inside a group; `stream` when the run's tensors
+/// stream from memory, so the row walks ask for this side's lines ahead ([`Ahead`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Side {
     pub pixel: usize,
     pub group: usize,
     pub fmt: Fmt,
+    pub stream: bool,
 }
 
 impl Side {
@@ -41,6 +44,7 @@ impl Side {
             pixel: 0,
             group: 0,
             fmt: Fmt::Elements(stride),
+            stream: false,
         }
     }
 }
@@ -531,6 +535,96 @@ unsafe fn write<D: Elem>(p: *mut u8, fmt: Fmt, k: usize, bits: u32) {
     }
 }
 
+/// Bytes past a row's start at which a walk asks for the lines of a streaming side
+/// ([`Ahead`]): two tiles of 1x4x4x16 F32 pixels on the side whose rows are a tile's.
+const AHEAD_BYTES: usize = 2048;
+
+/// Rows spanning more bytes than this are not asked for: the hardware prefetchers
+/// follow long runs by themselves.
+const AHEAD_MAX_ROW: usize = 8192;
+
+/// Fewest channel groups a pixel has for the walks to prefetch: with fewer, the
+/// hardware follows the streams (a tile row's rows on one side, one or two group planes
+/// on the other) by itself, and the prefetches cost 1.1x to 1.4x on Zen 5
+/// (`f32[4,224,224,16]` into 1x4x4x16 tiles).
+const AHEAD_MIN_GROUPS: usize = 3;
+
+/// What a row walk asks for ahead of each row on one side of a streaming run: the lines
+/// of `spans` runs of `len` bytes, `stride` apart, [`AHEAD_BYTES`] past the row's own.
+/// A walk over a tile row interleaves more streams than the hardware prefetchers follow
+/// (each group's channel tile on the tiled side, each of the tile's H rows on the
+/// other): on Zen 5, for tensors past the last-level cache, CastTess of
+/// `f32[8,112,112,64]` into 1x4x4x16 tiles ran at 2.3x the time of the contiguous Cast,
+/// and CastUntess at 1.9x; asking for the next rows' lines took them to 1.2x and 0.85x.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Ahead {
+    spans: usize,
+    stride: usize,
+    len: usize,
+}
+
+impl Ahead {
+    const NONE: Ahead = Ahead {
+        spans: 0,
+        stride: 0,
+        len: 0,
+    };
+
+    /// The runs of a row of `r` on side `x` (elements of `w` bytes), when `x` streams,
+    /// its pixels have at least [`AHEAD_MIN_GROUPS`] groups, and the row is dense: a
+    /// run of whole pixels, or one run per group (a tile's pixels in each group plane).
+    fn of(x: Side, r: Row, w: usize) -> Ahead {
+        let groups = r.groups();
+        if !x.stream || groups < AHEAD_MIN_GROUPS {
+            return Ahead::NONE;
+        }
+        let group_bytes = match x.fmt {
+            Fmt::Elements(st) if st == w => r.slots * w,
+            Fmt::Planes(plane) => 2 * plane,
+            Fmt::Elements(_) => return Ahead::NONE,
+        };
+        let row = r.npix.saturating_mul(group_bytes);
+        let a = if x.group == group_bytes && x.pixel <= groups * group_bytes {
+            Ahead {
+                spans: 1,
+                stride: 0,
+                len: r.npix.saturating_mul(x.pixel),
+            }
+        } else if x.pixel == group_bytes && x.group >= row {
+            Ahead {
+                spans: groups,
+                stride: x.group,
+                len: row,
+            }
+        } else {
+            return Ahead::NONE;
+        };
+        if a.spans.saturating_mul(a.len) > AHEAD_MAX_ROW {
+            return Ahead::NONE;
+        }
+        a
+    }
+
+    /// Asks for the lines [`AHEAD_BYTES`] past the row at `p` (hints: they may point
+    /// past the buffer and are never dereferenced).
+    #[inline(always)]
+    fn row(&self, p: *const u8) {
+        for k in 0..self.spans {
+            let run = p.wrapping_add(k * self.stride + AHEAD_BYTES);
+            for off in (0..self.len).step_by(64) {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: a prefetch never faults, whatever the address.
+                unsafe {
+                    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                    _mm_prefetch::<_MM_HINT_T0>(run.wrapping_add(off).cast());
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                let _ = run.wrapping_add(off);
+            }
+        }
+    }
+}
+
 /// Calls `f(src row, dst row)` for the first pixel of every row of the grid, outermost
 /// loop first. Pointers advance by addition.
 ///
@@ -572,7 +666,7 @@ unsafe fn for_each_row(
 /// The grid's groups lie inside the buffers at `src` and `dst` (as `convert_grid_raw`
 /// asserts), so the pointers passed to `f` are in bounds.
 #[inline(always)]
-unsafe fn for_each_group(
+unsafe fn for_each_group<S: Elem, D: Elem>(
     src: *const u8,
     s: Side,
     dst: *mut u8,
@@ -583,6 +677,7 @@ unsafe fn for_each_group(
 ) {
     let full_groups = r.groups() - 1;
     let (nv_last, ns_last) = r.group(full_groups);
+    let (s_ahead, d_ahead) = (Ahead::of(s, r, S::W), Ahead::of(d, r, D::W));
     // `wrapping_add` keeps the pointer arithmetic defined even for the step past the
     // last row or pixel, which is never dereferenced.
     let (mut sa, mut da) = (src, dst);
@@ -591,6 +686,8 @@ unsafe fn for_each_group(
         for _ in 0..g[1].0 {
             let (mut sj, mut dj) = (si, di);
             for _ in 0..g[2].0 {
+                s_ahead.row(sj);
+                d_ahead.row(dj);
                 let (mut sp, mut dp) = (sj, dj);
                 for _ in 0..r.npix {
                     let (mut sg, mut dg) = (sp, dp);
@@ -798,58 +895,6 @@ fn l1_sets(step: usize) -> usize {
     (4096 >> step.trailing_zeros().min(12)).min(64)
 }
 
-/// Ways of an L1 set when the CPU does not say (Zen 1 to 4: 32 KiB, 8 ways).
-const L1_WAYS: usize = 8;
-
-/// Ways of this CPU's L1 data cache, from CPUID's cache parameters (leaf 4 on Intel,
-/// 0x8000001D on AMD, the same format), else [`L1_WAYS`]. Zen 5 and Intel cores since
-/// Ice Lake have 12 (48 KiB): with 8 assumed there, rows whose pixels put 8 to 11 lines
-/// into one set went group by group where pixel by pixel was faster (Zen 5, 90 random
-/// cells of 129 to 190 channels in 16-slot tiles or 257 to 376 in 32-slot tiles: 0.957x
-/// geomean, out of tiles 0.947x, the best 0.69x, the worst 1.15x).
-fn l1_ways() -> usize {
-    static WAYS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *WAYS.get_or_init(|| {
-        detect_l1_ways()
-            .filter(|w| (4..=32).contains(w))
-            .unwrap_or(L1_WAYS)
-    })
-}
-
-/// The L1 data cache's ways as CPUID reports them, if it does.
-#[cfg(target_arch = "x86_64")]
-fn detect_l1_ways() -> Option<usize> {
-    use std::arch::x86_64::__cpuid_count;
-    // SAFETY (every call below): CPUID exists on every x86-64 CPU; leaves past the
-    // reported maximum are not asked.
-    #[allow(unused_unsafe)]
-    let id = |leaf: u32, sub: u32| unsafe { __cpuid_count(leaf, sub) };
-    let v = id(0, 0);
-    let vendor = [v.ebx, v.edx, v.ecx];
-    let leaf = if vendor == [0x756e_6547, 0x4965_6e69, 0x6c65_746e] {
-        // "GenuineIntel": deterministic cache parameters.
-        (v.eax >= 4).then_some(4)?
-    } else {
-        // AMD (and Hygon): the cache topology leaf, when topology extensions exist.
-        let ext = id(0x8000_0000, 0).eax;
-        let topo = ext >= 0x8000_0001 && id(0x8000_0001, 0).ecx & (1 << 22) != 0;
-        (ext >= 0x8000_001D && topo).then_some(0x8000_001D)?
-    };
-    // Subleaves list the caches until type 0; the level-1 data cache has type 1.
-    (0..8)
-        .map(|sub| id(leaf, sub))
-        .take_while(|c| c.eax & 0x1F != 0)
-        .find_map(|c| {
-            let (kind, level) = (c.eax & 0x1F, (c.eax >> 5) & 0x7);
-            (kind == 1 && level == 1).then_some((c.ebx >> 22) as usize + 1)
-        })
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn detect_l1_ways() -> Option<usize> {
-    None
-}
-
 /// Whether the channel groups of one pixel crowd an L1 set: on either side they put at
 /// least as many lines into one set as it has ways ([`l1_ways`]), so a pixel-by-pixel
 /// walk evicts lines before the next pixel fills the rest of them (see
@@ -872,7 +917,7 @@ fn groups_crowd_l1<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
 /// As for [`for_each_group`].
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn for_each_group_by<const P: usize>(
+unsafe fn for_each_group_by<S: Elem, D: Elem, const P: usize>(
     src: *const u8,
     s: Side,
     dst: *mut u8,
@@ -883,9 +928,12 @@ unsafe fn for_each_group_by<const P: usize>(
 ) {
     let full_groups = r.groups() - 1;
     let most = row_piece(s, d).next_multiple_of(P);
+    let (s_ahead, d_ahead) = (Ahead::of(s, r, S::W), Ahead::of(d, r, D::W));
     // SAFETY: the walks only compute pointers; `f` receives in-bounds groups (contract).
     unsafe {
         for_each_row(src, dst, g, |sj, dj| {
+            s_ahead.row(sj);
+            d_ahead.row(dj);
             let (mut sc, mut dc) = (sj, dj);
             let mut left = r.npix;
             while left > 0 {
@@ -922,7 +970,7 @@ unsafe fn for_each_group_by<const P: usize>(
 /// As for [`for_each_group`].
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn for_each_group_ordered(
+unsafe fn for_each_group_ordered<S: Elem, D: Elem>(
     src: *const u8,
     s: Side,
     dst: *mut u8,
@@ -933,10 +981,13 @@ unsafe fn for_each_group_ordered(
     mut f: impl FnMut(*const u8, *mut u8, bool),
 ) {
     let full_groups = r.groups() - 1;
+    let (s_ahead, d_ahead) = (Ahead::of(s, r, S::W), Ahead::of(d, r, D::W));
     // SAFETY: the walks only compute pointers; `f` receives in-bounds groups (contract).
     unsafe {
         if !by_group {
             for_each_row(src, dst, g, |sj, dj| {
+                s_ahead.row(sj);
+                d_ahead.row(dj);
                 let (mut sp, mut dp) = (sj, dj);
                 for _ in 0..r.npix {
                     let (mut sg, mut dg) = (sp, dp);
@@ -952,7 +1003,7 @@ unsafe fn for_each_group_ordered(
             });
             return;
         }
-        for_each_group_by::<1>(src, s, dst, d, r, g, |sp, dp, last, _| f(sp, dp, last))
+        for_each_group_by::<S, D, 1>(src, s, dst, d, r, g, |sp, dp, last, _| f(sp, dp, last))
     }
 }
 
@@ -971,7 +1022,7 @@ unsafe fn portable_grid<S: Elem, D: Elem>(
     // SAFETY: every group is in bounds (contract); elements k < nv are readable and
     // slots k < ns writable.
     unsafe {
-        for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
+        for_each_group::<S, D>(src, s, dst, d, r, g, |sp, dp, nv, ns| {
             for k in 0..ns {
                 let bits = if k < nv {
                     cvt::<S, D>(read::<S>(sp, s.fmt, k))
@@ -1582,15 +1633,15 @@ mod x86 {
             let by_group = walk_by_group::<S, D>(s, d, r);
             unsafe {
                 if slots == 16 {
-                    for_each_group_ordered(src, s, dst, d, r, g, by_group, |sp, dp, _| {
+                    for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sp, dp, _| {
                         block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF)
                     })
                 } else if slots == 32 && wide32::<S, D>(sf, df) {
-                    for_each_group_ordered(src, s, dst, d, r, g, by_group, |sp, dp, _| {
+                    for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sp, dp, _| {
                         block32(sp, sf, dp, df, u32::MAX, u32::MAX)
                     })
                 } else {
-                    for_each_group_ordered(src, s, dst, d, r, g, by_group, |sp, dp, _| {
+                    for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sp, dp, _| {
                         let mut k = 0;
                         while k < slots {
                             block::<S, D>(sp, sf, dp, df, k, 0xFFFF, 0xFFFF);
@@ -1656,7 +1707,7 @@ mod x86 {
             // pair's second pixel exists (`n == 2`), so the 64 dense bytes are its two
             // pixels' groups and the halves the other side's.
             unsafe {
-                for_each_group_by::<2>(src, s, dst, d, r, g, |sp, dp, _, n| {
+                for_each_group_by::<S, D, 2>(src, s, dst, d, r, g, |sp, dp, _, n| {
                     if n == 1 {
                         return block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF);
                     }
@@ -1730,7 +1781,7 @@ mod x86 {
             // and `pixel` bytes after it on the F32 side.
             unsafe {
                 if walk_by_group::<S, D>(s, d, r) {
-                    return for_each_group_by::<2>(src, s, dst, d, r, g, |sp, dp, l, n| {
+                    return for_each_group_by::<S, D, 2>(src, s, dst, d, r, g, |sp, dp, l, n| {
                         if n == 2 && half && l {
                             half_pair_into_f16(sp, s, dp, tail as u8)
                         } else if n == 2 {
@@ -1929,7 +1980,7 @@ mod x86 {
                 // into tiles, fours 1.15 to 1.2x faster than pairs.
                 // Fours are 16-bit on both sides: four F32 pixels are two vectors.
                 if D::W == 4 || S::W == 4 || (into_tiles && S::DTYPE != D::DTYPE) {
-                    return for_each_group_by::<2>(src, s, dst, d, r, g, |sp, dp, _, n| {
+                    return for_each_group_by::<S, D, 2>(src, s, dst, d, r, g, |sp, dp, _, n| {
                         if n == 1 {
                             block8::<S, D>(sp, sf, dp, df)
                         } else if into_tiles && D::W == 4 {
@@ -1940,7 +1991,7 @@ mod x86 {
                     });
                 }
                 // 16-bit slots: four pixels are one 64-byte vector on the tiles' side.
-                for_each_group_by::<4>(src, s, dst, d, r, g, |sp, dp, _, n| {
+                for_each_group_by::<S, D, 4>(src, s, dst, d, r, g, |sp, dp, _, n| {
                     let (sq, dq) = (sp.add(2 * s.pixel), dp.add(2 * d.pixel));
                     if n < 4 {
                         if n >= 2 {
@@ -2113,7 +2164,7 @@ mod x86 {
             let by_group = walk_by_group::<S, D>(s, d, r) || (wide && DP && r.npix >= 8);
             unsafe {
                 let (lvm, lsm) = (mask32(nv), mask32(ns));
-                for_each_group_ordered(src, s, dst, d, r, g, by_group, |sg, dg, is_last| {
+                for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sg, dg, is_last| {
                     if wide {
                         let (vm, sm) = if is_last {
                             (lvm, lsm)
@@ -2994,7 +3045,7 @@ mod x86 {
             // SAFETY: groups in bounds (contract); elements k..k+v readable and slots
             // k..k+w writable; the buffers hold 16 elements of up to 4 bytes.
             unsafe {
-                for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
+                for_each_group::<S, D>(src, s, dst, d, r, g, |sp, dp, nv, ns| {
                     let mut k = 0;
                     while k < ns {
                         let (v, w) = (nv.saturating_sub(k).min(16), (ns - k).min(16));
@@ -3146,7 +3197,7 @@ mod x86 {
             // below ns writable; lanes past the converted elements are zero, so padding
             // slots get zero bits.
             unsafe {
-                for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
+                for_each_group::<S, D>(src, s, dst, d, r, g, |sp, dp, nv, ns| {
                     let mut k = 0;
                     while k < ns {
                         let (v, w) = (nv.saturating_sub(k).min(16), (ns - k).min(16));
@@ -4635,7 +4686,7 @@ mod x86 {
             // and slots inside the group; the tail reads elements below nv and writes
             // slots below ns.
             unsafe {
-                for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
+                for_each_group::<S, D>(src, s, dst, d, r, g, |sp, dp, nv, ns| {
                     let full = nv & !7;
                     let mut k = 0;
                     while k < full {
@@ -5166,7 +5217,7 @@ mod x86 {
             // byte-plane group: all of it, as `grid_extent` counts it) and its `ns`
             // slots writable.
             unsafe {
-                for_each_group_ordered(src, s, dst, d, r, g, false, |sp, dp, last| {
+                for_each_group_ordered::<S, D>(src, s, dst, d, r, g, false, |sp, dp, last| {
                     if last {
                         move_group(sp, dp, last_rd, last_wr)
                     } else {
@@ -5974,7 +6025,7 @@ mod x86 {
             // SAFETY: groups in bounds (contract); elements k..k+v readable and slots
             // k..k+w writable; the buffers hold 8 elements of up to 4 bytes.
             unsafe {
-                for_each_group(src, s, dst, d, r, g, |sp, dp, nv, ns| {
+                for_each_group::<S, D>(src, s, dst, d, r, g, |sp, dp, nv, ns| {
                     let mut k = 0;
                     while k < ns {
                         let (v, w) = (nv.saturating_sub(k).min(8), (ns - k).min(8));
@@ -6129,11 +6180,13 @@ mod tests {
                 pixel: 64,
                 group: tile_step,
                 fmt: Fmt::Elements(4),
+                stream: false,
             };
             let dense = Side {
                 pixel: 4 * channels,
                 group: 64,
                 fmt: Fmt::Elements(4),
+                stream: false,
             };
             let row = Row {
                 npix: 4,
@@ -6155,16 +6208,204 @@ mod tests {
         assert!(!crowd(16 * ways, 1024));
     }
 
-    /// The L1 data cache's ways, where CPUID reports them, are a real cache's (this
-    /// machine's; 8 or 12 on the x86 cores measured), and a CPU that reports none or
-    /// nonsense gets the default.
+    /// The bytes of a row's groups on side `x`: every element of every group (the
+    /// slots a tile side holds), by brute force.
+    fn row_bytes(x: Side, r: Row, w: usize) -> std::collections::BTreeSet<usize> {
+        let mut bytes = std::collections::BTreeSet::new();
+        for p in 0..r.npix {
+            for g in 0..r.groups() {
+                let base = p * x.pixel + g * x.group;
+                for k in 0..r.group(g).1 {
+                    match x.fmt {
+                        Fmt::Elements(st) => bytes.extend((0..w).map(|b| base + k * st + b)),
+                        Fmt::Planes(plane) => bytes.extend([base + k, base + plane + k]),
+                    }
+                }
+            }
+        }
+        bytes
+    }
+
+    /// Streaming rows of three or more groups ask for exactly their own lines, shifted
+    /// by `AHEAD_BYTES`: every byte of the row's groups lies in a run, and the runs
+    /// hold no byte before the row's first or past its last. CastTess of F32 into
+    /// 1x4x4x16 tiles (the dense side, 40 and 64 channels; the tiled side, one run per
+    /// channel tile), BF16 byte-plane blocks of (4,4) tiles, and 1x4x4x8 tiles.
     #[test]
-    fn l1_ways_come_from_the_cpu_or_the_default() {
-        let ways = l1_ways();
-        assert!((4..=32).contains(&ways), "{ways}");
-        match detect_l1_ways() {
-            Some(w) if (4..=32).contains(&w) => assert_eq!(ways, w),
-            _ => assert_eq!(ways, L1_WAYS),
+    fn ahead_runs_are_the_rows_own_bytes() {
+        let side = |pixel, group, fmt| Side {
+            pixel,
+            group,
+            fmt,
+            stream: true,
+        };
+        // A tile side's groups hold all their slots (`pad`), a dense side's its channels.
+        let row = |npix, valid, slots, pad| Row {
+            npix,
+            valid,
+            slots,
+            pad,
+        };
+        let cases = [
+            (side(256, 64, Fmt::Elements(4)), row(4, 64, 16, false), 4),
+            (side(160, 64, Fmt::Elements(4)), row(4, 40, 16, false), 4),
+            (side(64, 802_816, Fmt::Elements(4)), row(4, 64, 16, true), 4),
+            (side(32, 512, Fmt::Planes(16)), row(4, 100, 16, true), 2),
+            (side(16, 9_000, Fmt::Elements(2)), row(4, 40, 8, true), 2),
+            (side(80, 16, Fmt::Elements(2)), row(8, 40, 8, false), 2),
+        ];
+        for (x, r, w) in cases {
+            let a = Ahead::of(x, r, w);
+            assert!(a.spans > 0, "{x:?} {r:?}");
+            let want = row_bytes(x, r, w);
+            let (first, last) = (*want.first().unwrap(), *want.last().unwrap());
+            let mut got = std::collections::BTreeSet::new();
+            for k in 0..a.spans {
+                got.extend((0..a.len).map(|b| k * a.stride + b));
+            }
+            assert!(want.is_subset(&got), "{x:?} {r:?}: {a:?}");
+            assert!(
+                got.iter().all(|&b| (first..=last).contains(&b)),
+                "{x:?} {r:?}: {a:?}"
+            );
+        }
+    }
+
+    /// No prefetch where the hardware follows the streams or the rule does not apply: a
+    /// run that does not stream, pixels of fewer than `AHEAD_MIN_GROUPS` groups, strided
+    /// channels, rows past `AHEAD_MAX_ROW` bytes, gaps between pixels, groups neither
+    /// inside the pixel nor in planes past the row.
+    #[test]
+    fn ahead_asks_for_nothing_outside_its_rule() {
+        let tiled = Side {
+            pixel: 64,
+            group: 1 << 20,
+            fmt: Fmt::Elements(4),
+            stream: true,
+        };
+        let row = |npix, valid| Row {
+            npix,
+            valid,
+            slots: 16,
+            pad: true,
+        };
+        assert_ne!(Ahead::of(tiled, row(4, 48), 4), Ahead::NONE);
+        let quiet = Side {
+            stream: false,
+            ..tiled
+        };
+        assert_eq!(Ahead::of(quiet, row(4, 48), 4), Ahead::NONE);
+        assert_eq!(Ahead::of(tiled, row(4, 32), 4), Ahead::NONE);
+        let strided = Side {
+            fmt: Fmt::Elements(8),
+            ..tiled
+        };
+        assert_eq!(Ahead::of(strided, row(4, 48), 4), Ahead::NONE);
+        // 3 groups of 32 pixels of 64 bytes: 6 KiB; of 64 pixels: 12 KiB, too long.
+        assert_ne!(Ahead::of(tiled, row(32, 48), 4), Ahead::NONE);
+        assert_eq!(Ahead::of(tiled, row(64, 48), 4), Ahead::NONE);
+        // Pixels with gaps between them (a strided view): the row is not dense.
+        let gappy = Side {
+            pixel: 1024,
+            group: 64,
+            ..tiled
+        };
+        assert_eq!(Ahead::of(gappy, row(4, 48), 4), Ahead::NONE);
+        assert_ne!(
+            Ahead::of(
+                Side {
+                    pixel: 192,
+                    ..gappy
+                },
+                row(4, 48),
+                4
+            ),
+            Ahead::NONE
+        );
+        // Planes closer than a row's pixels (they would overlap the next group's).
+        let close = Side {
+            group: 128,
+            ..tiled
+        };
+        assert_eq!(Ahead::of(close, row(4, 48), 4), Ahead::NONE);
+    }
+
+    /// A streaming run writes the same bytes as one that does not (the prefetches are
+    /// hints): CastTess-shaped grids of F32 into BF16 byte-plane tiles and back, on every
+    /// path this CPU has.
+    #[test]
+    fn streaming_grids_convert_as_the_others() {
+        use crate::tensor::convert::EBF16;
+        let (npix, valid, slots, tiles) = (4usize, 40usize, 16usize, 3usize);
+        let groups = valid.div_ceil(slots);
+        let plane_group = tiles * 4 * npix * 2 * slots;
+        let tiled = Side {
+            pixel: 2 * slots,
+            group: plane_group,
+            fmt: Fmt::Planes(slots),
+            stream: false,
+        };
+        let dense = Side {
+            pixel: 4 * valid,
+            group: 4 * slots,
+            fmt: Fmt::Elements(4),
+            stream: false,
+        };
+        let row = Row {
+            npix,
+            valid,
+            slots,
+            pad: true,
+        };
+        // A tile row: `tiles` W tiles of 4 rows of `npix` pixels; the source image is
+        // 4 rows of `tiles * npix` pixels.
+        let (pixel_row, tile_row) = (npix * 4 * valid, npix * 2 * slots);
+        let grid = [
+            (1, 0, 0),
+            (tiles, pixel_row, 4 * tile_row),
+            (4, tiles * pixel_row, tile_row),
+        ];
+        let src: Vec<u8> = (0..4 * tiles * pixel_row)
+            .map(|i| (i * 37 % 251) as u8)
+            .collect();
+        let out_len = groups * plane_group;
+        let streaming = |x: Side| Side { stream: true, ..x };
+        for path in ConvertPath::ALL.into_iter().filter(|p| p.is_available()) {
+            let mut want = vec![0u8; out_len];
+            convert_grid::<EF32, EBF16>(path, &src, dense, &mut want, tiled, row, grid);
+            let mut got = vec![0u8; out_len];
+            convert_grid::<EF32, EBF16>(
+                path,
+                &src,
+                streaming(dense),
+                &mut got,
+                streaming(tiled),
+                row,
+                grid,
+            );
+            assert_eq!(got, want, "{path:?}");
+            let back_grid = grid.map(|(n, s, d)| (n, d, s));
+            let mut a = vec![0u8; src.len()];
+            let mut b = vec![0u8; src.len()];
+            convert_grid::<EBF16, EF32>(
+                path,
+                &want,
+                tiled,
+                &mut a,
+                dense,
+                Row { pad: false, ..row },
+                back_grid,
+            );
+            convert_grid::<EBF16, EF32>(
+                path,
+                &want,
+                streaming(tiled),
+                &mut b,
+                streaming(dense),
+                Row { pad: false, ..row },
+                back_grid,
+            );
+            assert_eq!(a, b, "{path:?}");
         }
     }
 

@@ -1427,13 +1427,13 @@ fn convert_loops<S: Elem, D: Elem>(
         pixel: sp as usize,
         group: sg as usize,
         fmt: sf,
-        stream: false,
+        ahead: 0,
     };
     let d = Side {
         pixel: dp as usize,
         group: dg as usize,
         fmt: df,
-        stream: false,
+        ahead: 0,
     };
     for_outer(&rest[at..nr], |os, od| {
         let (sb, db) = (((so + os) * us) as usize, ((d_o + od) * ud) as usize);

@@ -132,7 +132,7 @@ fn cast_rows<S: Elem, D: Elem>(
         pixel,
         group: 0,
         fmt: Fmt::Elements(stride),
-        stream: false,
+        ahead: 0,
     };
     let (row, s, d, inner) = if r >= 2 {
         let row = Row {

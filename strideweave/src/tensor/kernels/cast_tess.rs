@@ -11,7 +11,9 @@
 use std::marker::PhantomData;
 
 use super::parallel::{for_ranges, for_unit_chunks, split_axis, Exec, SharedOut};
-use super::run::{convert_grid, convert_grid_raw, zero_grid, zero_strided, Fmt, Row, Side};
+use super::run::{
+    ahead_bytes, convert_grid, convert_grid_raw, zero_grid, zero_strided, Fmt, Row, Side,
+};
 use crate::tensor::convert::{dispatch_float_pair, Elem};
 use crate::tensor::dims::Dims;
 use crate::tensor::dsl::{TileAt, TileWalk};
@@ -846,13 +848,13 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
         pixel: tc * D::W,
         group: rows.n_spatial * tile_bytes,
         fmt: tiled_fmt(g.planes, tc, D::W),
-        stream: exec.streams,
+        ahead: ahead_bytes(exec.streams, tile_bytes),
     };
     let sside = Side {
         pixel: s[2],
         group: tc * s[3],
         fmt: Fmt::Elements(s[3]),
-        stream: exec.streams,
+        ahead: ahead_bytes(exec.streams, rows.tile[2] * s[2]),
     };
     let out = SharedOut::new(dst);
     let row_of = |npix| Row {
@@ -1071,13 +1073,13 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
         pixel: if tw > 1 { pw } else { L * D::W },
         group: th * tw * L * D::W,
         fmt: tiled_fmt(g.planes, L, D::W),
-        stream: exec.streams,
+        ahead: ahead_bytes(exec.streams, g.tile_bytes as usize),
     };
     let sside = Side {
         pixel: sw,
         group: L * sc,
         fmt: Fmt::Elements(sc),
-        stream: exec.streams,
+        ahead: ahead_bytes(exec.streams, tw * sw),
     };
     let (tile_bytes, tile_raw) = (g.tile_bytes as usize, g.tile_raw as usize);
     let n_tw = g.n_tw as usize;
@@ -1336,13 +1338,13 @@ fn untess_tiled<S: Elem, D: Elem>(
         pixel: tc * S::W,
         group: rows.n_spatial * tile_bytes,
         fmt: tiled_fmt(g.planes, tc, S::W),
-        stream: exec.streams,
+        ahead: ahead_bytes(exec.streams, tile_bytes),
     };
     let dside = Side {
         pixel: s[2],
         group: tc * s[3],
         fmt: Fmt::Elements(s[3]),
-        stream: exec.streams,
+        ahead: ahead_bytes(exec.streams, rows.tile[2] * s[2]),
     };
     let digit_of = |ax| tiled_digit(g, dims, ax);
     let rs_dst = rows.tile[1] * s[1];
@@ -1430,13 +1432,13 @@ fn untess_cblocked<S: Elem, D: Elem>(
         pixel: L * S::W,
         group: th * tw * L * S::W,
         fmt: tiled_fmt(g.planes, L, S::W),
-        stream: exec.streams,
+        ahead: ahead_bytes(exec.streams, g.tile_bytes as usize),
     };
     let dside = Side {
         pixel: sw,
         group: L * sc,
         fmt: Fmt::Elements(sc),
-        stream: exec.streams,
+        ahead: ahead_bytes(exec.streams, tw * sw),
     };
     let tile_bytes = g.tile_bytes as usize;
     let digit_of = |ax| cblocked_digit(g, dims, ax);

@@ -27,14 +27,15 @@ pub(crate) enum Fmt {
 }
 
 /// One side of a row: bytes between consecutive pixels, between consecutive channel
-/// groups of a pixel, and the format inside a group; `stream` when the run's tensors
-/// stream from memory, so the row walks ask for this side's lines ahead ([`Ahead`]).
+/// groups of a pixel, and the format inside a group; `ahead`, when the run's tensors
+/// stream from memory, the bytes past each row at which the row walks ask for this
+/// side's lines ([`Ahead`], [`ahead_bytes`]; 0: none).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Side {
     pub pixel: usize,
     pub group: usize,
     pub fmt: Fmt,
-    pub stream: bool,
+    pub ahead: usize,
 }
 
 impl Side {
@@ -44,8 +45,25 @@ impl Side {
             pixel: 0,
             group: 0,
             fmt: Fmt::Elements(stride),
-            stream: false,
+            ahead: 0,
         }
+    }
+}
+
+/// W tiles past a row at which the row walks ask for a streaming side's lines. On Zen 5,
+/// one tile ahead was up to 1.3x slower than two, and four up to 1.3x; a fixed 2 KiB
+/// (two W tiles of 1x4x4x16 F32 pixels, but inside the same tile for (4,4) blocks of
+/// three channel blocks) was 1.4x to 1.8x slower into and out of (4,4) blocks, and the
+/// same elsewhere (55 cells of 23 to 103 MB, 1.01x geomean).
+const AHEAD_TILES: usize = 2;
+
+/// A side's `ahead` for a run that streams (else 0): [`AHEAD_TILES`] steps of
+/// `tile_step`, the side's bytes from a W tile to the next.
+pub(crate) fn ahead_bytes(streams: bool, tile_step: usize) -> usize {
+    if streams {
+        AHEAD_TILES.saturating_mul(tile_step)
+    } else {
+        0
     }
 }
 
@@ -535,10 +553,6 @@ unsafe fn write<D: Elem>(p: *mut u8, fmt: Fmt, k: usize, bits: u32) {
     }
 }
 
-/// Bytes past a row's start at which a walk asks for the lines of a streaming side
-/// ([`Ahead`]): two tiles of 1x4x4x16 F32 pixels on the side whose rows are a tile's.
-const AHEAD_BYTES: usize = 2048;
-
 /// Rows spanning more bytes than this are not asked for: the hardware prefetchers
 /// follow long runs by themselves.
 const AHEAD_MAX_ROW: usize = 8192;
@@ -550,7 +564,8 @@ const AHEAD_MAX_ROW: usize = 8192;
 const AHEAD_MIN_GROUPS: usize = 3;
 
 /// What a row walk asks for ahead of each row on one side of a streaming run: the lines
-/// of `spans` runs of `len` bytes, `stride` apart, [`AHEAD_BYTES`] past the row's own.
+/// of `spans` runs of `len` bytes, `stride` apart, `dist` (the side's `ahead`) past the
+/// row's own.
 /// A walk over a tile row interleaves more streams than the hardware prefetchers follow
 /// (each group's channel tile on the tiled side, each of the tile's H rows on the
 /// other): on Zen 5, for tensors past the last-level cache, CastTess of
@@ -562,6 +577,7 @@ struct Ahead {
     spans: usize,
     stride: usize,
     len: usize,
+    dist: usize,
 }
 
 impl Ahead {
@@ -569,6 +585,7 @@ impl Ahead {
         spans: 0,
         stride: 0,
         len: 0,
+        dist: 0,
     };
 
     /// The runs of a row of `r` on side `x` (elements of `w` bytes), when `x` streams,
@@ -576,7 +593,7 @@ impl Ahead {
     /// run of whole pixels, or one run per group (a tile's pixels in each group plane).
     fn of(x: Side, r: Row, w: usize) -> Ahead {
         let groups = r.groups();
-        if !x.stream || groups < AHEAD_MIN_GROUPS {
+        if x.ahead == 0 || groups < AHEAD_MIN_GROUPS {
             return Ahead::NONE;
         }
         let group_bytes = match x.fmt {
@@ -590,12 +607,14 @@ impl Ahead {
                 spans: 1,
                 stride: 0,
                 len: r.npix.saturating_mul(x.pixel),
+                dist: x.ahead,
             }
         } else if x.pixel == group_bytes && x.group >= row {
             Ahead {
                 spans: groups,
                 stride: x.group,
                 len: row,
+                dist: x.ahead,
             }
         } else {
             return Ahead::NONE;
@@ -606,13 +625,13 @@ impl Ahead {
         a
     }
 
-    /// Asks for the lines [`AHEAD_BYTES`] past the row at `p` (hints: they may point
-    /// past the buffer and are never dereferenced).
+    /// Asks for the lines `dist` past the row at `p` (hints: they may point past the
+    /// buffer and are never dereferenced).
     #[inline(always)]
     fn row(&self, p: *const u8) {
         #[cfg(target_arch = "x86_64")]
         for k in 0..self.spans {
-            let run = p.wrapping_add(k * self.stride + AHEAD_BYTES);
+            let run = p.wrapping_add(k * self.stride).wrapping_add(self.dist);
             for off in (0..self.len).step_by(LINE) {
                 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
                 // SAFETY: a prefetch never faults, whatever the address.
@@ -6179,13 +6198,13 @@ mod tests {
                 pixel: 64,
                 group: tile_step,
                 fmt: Fmt::Elements(4),
-                stream: false,
+                ahead: 0,
             };
             let dense = Side {
                 pixel: 4 * channels,
                 group: 64,
                 fmt: Fmt::Elements(4),
-                stream: false,
+                ahead: 0,
             };
             let row = Row {
                 npix: 4,
@@ -6226,7 +6245,7 @@ mod tests {
     }
 
     /// Streaming rows of three or more groups ask for exactly their own lines, shifted
-    /// by `AHEAD_BYTES`: every byte of the row's groups lies in a run, and the runs
+    /// by the side's `ahead`: every byte of the row's groups lies in a run, and the runs
     /// hold no byte before the row's first or past its last. CastTess of F32 into
     /// 1x4x4x16 tiles (the dense side, 40 and 64 channels; the tiled side, one run per
     /// channel tile), BF16 byte-plane blocks of (4,4) tiles, and 1x4x4x8 tiles.
@@ -6236,7 +6255,7 @@ mod tests {
             pixel,
             group,
             fmt,
-            stream: true,
+            ahead: 2048,
         };
         // A tile side's groups hold all their slots (`pad`), a dense side's its channels.
         let row = |npix, valid, slots, pad| Row {
@@ -6280,7 +6299,7 @@ mod tests {
             pixel: 64,
             group: 1 << 20,
             fmt: Fmt::Elements(4),
-            stream: true,
+            ahead: 2048,
         };
         let row = |npix, valid| Row {
             npix,
@@ -6289,10 +6308,7 @@ mod tests {
             pad: true,
         };
         assert_ne!(Ahead::of(tiled, row(4, 48), 4), Ahead::NONE);
-        let quiet = Side {
-            stream: false,
-            ..tiled
-        };
+        let quiet = Side { ahead: 0, ..tiled };
         assert_eq!(Ahead::of(quiet, row(4, 48), 4), Ahead::NONE);
         assert_eq!(Ahead::of(tiled, row(4, 32), 4), Ahead::NONE);
         let strided = Side {
@@ -6342,13 +6358,13 @@ mod tests {
             pixel: 2 * slots,
             group: plane_group,
             fmt: Fmt::Planes(slots),
-            stream: false,
+            ahead: 0,
         };
         let dense = Side {
             pixel: 4 * valid,
             group: 4 * slots,
             fmt: Fmt::Elements(4),
-            stream: false,
+            ahead: 0,
         };
         let row = Row {
             npix,
@@ -6368,7 +6384,7 @@ mod tests {
             .map(|i| (i * 37 % 251) as u8)
             .collect();
         let out_len = groups * plane_group;
-        let streaming = |x: Side| Side { stream: true, ..x };
+        let streaming = |x: Side| Side { ahead: 512, ..x };
         for path in ConvertPath::ALL.into_iter().filter(|p| p.is_available()) {
             let mut want = vec![0u8; out_len];
             convert_grid::<EF32, EBF16>(path, &src, dense, &mut want, tiled, row, grid);

@@ -27,7 +27,7 @@ pub(crate) struct Exec {
     /// Parts to split the output into (1: single-threaded on the calling thread).
     pub parts: usize,
     /// The run's tensors stream from memory ([`spills`](super::cache::spills)): the
-    /// conversions' row walks ask for lines ahead (see `run::Side::stream`).
+    /// conversions' row walks ask for lines ahead (see `run::Side::ahead`).
     pub streams: bool,
 }
 

@@ -235,6 +235,34 @@ fn argmax_along_a_long_first_axis_merges_its_row_chains_by_the_rule() {
     }
 }
 
+/// Inputs of 1 MiB and more, where the loops that read by masked loads ask for their
+/// lines ahead (software prefetch, which masked loads do not start on Zen 5): column
+/// blocks of fewer than 16 columns along a long first axis (rows up to 128 bytes apart,
+/// and 160 bytes apart) and short rows transposed sixteen at a time. The hints change
+/// no index: each case against the rule, NaNs of both signs and ties late in the axis.
+/// Spec requirement (placements, Argmax): ties give the smallest index, NaN of either
+/// sign beats every number and the first NaN wins, -0.0 ties +0.0.
+#[test]
+fn argmax_of_inputs_past_l2_that_prefetch_matches_the_rule() {
+    for (dims, axis) in [
+        ("f32[40009,7]", 0),
+        ("bf16[70001,9]", 0),
+        ("f32[8193,40]", 0),
+        ("f32[22001,12]", 1),
+        ("f16[33001,20]", 1),
+    ] {
+        let s = spec(dims);
+        let n = s.dims.extents().iter().product::<u64>() as usize;
+        let picks: Vec<u8> = (0..n).map(|i| ((i * 7 + i / 13) % 10) as u8).collect();
+        let mut late = vec![4u8; n];
+        for (k, v) in late.iter_mut().enumerate().rev().take(600) {
+            *v = [6, 8, 3, 9, 0][k % 5];
+        }
+        check(&s, axis, &picks, "i64");
+        check(&s, axis, &late, "i32");
+    }
+}
+
 /// Short rows reduced along the last axis: sixteen rows at a time, one per lane, by a
 /// transpose per 16 elements (2 to 32 elements) or, for rows of 2 to 8 elements stored
 /// back to back, by lane permutations of the 16 rows' vectors; the rest (1 element, 33

@@ -208,7 +208,8 @@ fn argmax_part<S: Elem>(
                 columns_vector::<S>(kernels, src, base, r.stride, S::W, r.n, cols, out, i, out_w);
                 cols
             } else if transposed && idx[last] + 16 <= r.outer_ext[last] && i + 16 <= count {
-                rows16_transposed_vector::<S>(src, base, rs, r.n, &mut out[i * out_w..], out_w);
+                let out = &mut out[i * out_w..];
+                rows16_transposed_vector::<S>(src, base, rs, r.n, count, out, out_w);
                 16
             } else if vector && r.stride == S::W {
                 // Contiguous rows `rs` bytes apart, up to the end of the innermost outer
@@ -283,11 +284,14 @@ fn argmax_part<S: Elem>(
 
 /// Sixteen contiguous rows of `n` elements from byte `base` (`rs` bytes apart)
 /// by a transpose (see `x86::rows16_transposed`), into the first 16 indices of `out`.
+/// `rows`: the rows of the loop this call is a step of (past `x86::Ahead`'s size the
+/// transpose asks for the lines of the rows after these).
 fn rows16_transposed_vector<S: Elem>(
     src: &[u8],
     base: usize,
     rs: usize,
     n: usize,
+    rows: usize,
     out: &mut [u8],
     out_w: usize,
 ) {
@@ -305,6 +309,10 @@ fn rows16_transposed_vector<S: Elem>(
         } else if rs == n * S::W && n <= DENSE_ROWS {
             x86::rows16_dense::<S, 8>(p, n, o, out_w)
         } else {
+            // Masked loads only: the lines of the rows after these are asked for (the
+            // dense kernels' plain loads start the hardware prefetchers; asking there
+            // measured up to 1.1x slower, `bf16[2000000,3]` along axis 1).
+            x86::Ahead::new(rows, rs, n * S::W).rows(p, 16);
             x86::rows16_transposed::<S>(p, rs, n, o, out_w)
         }
     };
@@ -960,7 +968,9 @@ mod x86 {
                     ..first(row(u))
                 });
                 let mut k = CHAINS;
+                let ahead = Ahead::new(n, stride, (cols - c).min(16) * w);
                 while k + CHAINS <= n {
+                    ahead.rows(unsafe { p.add(c * w) }.wrapping_add(k * stride), CHAINS);
                     for (u, lane) in l.iter_mut().enumerate() {
                         *lane = step(*lane, row(k + u), _mm512_set1_epi32((k + u) as i32));
                     }
@@ -984,6 +994,62 @@ mod x86 {
 
     /// Independent chains of rows in the column kernel's last blocks.
     const CHAINS: usize = 4;
+
+    /// Bytes of rows (rows times their stride) from which the loops that read them by
+    /// masked loads ask for their lines ahead: masked loads do not start Zen 5's
+    /// hardware prefetchers, so past L2 such loops crawled (`f32[3000000,7]` along axis
+    /// 0, a column block of 7: 5 ns a row; `f32[1000003,12]` along axis 1, rows of 12
+    /// transposed 16 at a time: 12 ns a row).
+    const AHEAD_MIN_BYTES: usize = 1 << 20;
+
+    /// Bytes past the rows being read whose lines those loops ask for (2 KiB measured
+    /// up to 1.1x slower, 1 KiB up to 1.2x).
+    const AHEAD_BYTES: usize = 4096;
+
+    /// The lines asked for ahead of a step over rows `stride` apart, each read as a
+    /// block of `block` bytes: the whole span of rows up to 128 bytes apart, else each
+    /// row block's first and last byte.
+    pub struct Ahead {
+        on: bool,
+        stride: usize,
+        block: usize,
+    }
+
+    impl Ahead {
+        /// For a loop over `n` such rows: on from [`AHEAD_MIN_BYTES`].
+        pub fn new(n: usize, stride: usize, block: usize) -> Ahead {
+            Ahead {
+                on: n.saturating_mul(stride) >= AHEAD_MIN_BYTES,
+                stride,
+                block: block.max(1),
+            }
+        }
+
+        /// Asks for the lines [`AHEAD_BYTES`] past the `rows` rows from `p` (hints: they
+        /// may point past the input and are never dereferenced).
+        #[inline(always)]
+        pub fn rows(&self, p: *const u8, rows: usize) {
+            if !self.on {
+                return;
+            }
+            let q = p.wrapping_add(AHEAD_BYTES);
+            let ask = |a: *const u8| {
+                // SAFETY: a prefetch never faults, whatever the address.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(a.cast()) }
+            };
+            if self.stride <= 128 {
+                for off in (0..rows * self.stride).step_by(64) {
+                    ask(q.wrapping_add(off));
+                }
+            } else {
+                for u in 0..rows {
+                    let r = q.wrapping_add(u * self.stride);
+                    ask(r);
+                    ask(r.wrapping_add(self.block - 1));
+                }
+            }
+        }
+    }
 
     /// Lane by lane, the result of two chains over disjoint rows as the scalar rule would
     /// give over their union: the earlier first NaN, else the greater best, else (equal,

@@ -460,6 +460,7 @@ fn columns_vector<S: Elem>(
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use super::super::cache::{prefetch, prefetch_lines};
     use super::Elem;
     use crate::tensor::dtype::DType;
     use std::arch::x86_64::*;
@@ -1033,19 +1034,13 @@ mod x86 {
                 return;
             }
             let q = p.wrapping_add(AHEAD_BYTES);
-            let ask = |a: *const u8| {
-                // SAFETY: a prefetch never faults, whatever the address.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(a.cast()) }
-            };
             if self.stride <= 128 {
-                for off in (0..rows * self.stride).step_by(64) {
-                    ask(q.wrapping_add(off));
-                }
+                prefetch_lines(q, rows * self.stride);
             } else {
                 for u in 0..rows {
                     let r = q.wrapping_add(u * self.stride);
-                    ask(r);
-                    ask(r.wrapping_add(self.block - 1));
+                    prefetch(r);
+                    prefetch(r.wrapping_add(self.block - 1));
                 }
             }
         }

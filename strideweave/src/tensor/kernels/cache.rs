@@ -1,5 +1,6 @@
 //! What the CPU reports about its data caches (CPUID's cache parameters: leaf 4 on
-//! Intel, 0x8000001D on AMD, the same format), with defaults where it reports nothing.
+//! Intel, 0x8000001D on AMD, the same format), with defaults where it reports nothing;
+//! and the one way the kernels ask it to fill a line ahead of use ([`prefetch`]).
 
 /// Ways of an L1 set when the CPU does not say (Zen 1 to 4: 32 KiB, 8 ways).
 pub(crate) const L1_WAYS: usize = 8;
@@ -42,6 +43,28 @@ pub(crate) fn last_level_bytes() -> usize {
 /// prefetches (see `run::Ahead`), and from 2.8 MB to 19 MB lost up to 1.4x to them.
 pub(crate) fn spills(bytes: u64) -> bool {
     bytes >= (last_level_bytes() as u64 / 4).saturating_mul(3)
+}
+
+/// Asks the CPU for the cache line holding `p`, into L1 (a hint: `p` may point past any
+/// buffer and is never dereferenced; nothing happens off x86-64).
+#[inline(always)]
+pub(crate) fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults, whatever the address.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(p.cast())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// [`prefetch`] every 64 bytes of the `len` bytes from `p`.
+#[inline(always)]
+pub(crate) fn prefetch_lines(p: *const u8, len: usize) {
+    for off in (0..len).step_by(64) {
+        prefetch(p.wrapping_add(off));
+    }
 }
 
 /// One data (or unified) cache as CPUID describes it.

@@ -13,7 +13,7 @@
 //! transpose for the same strided channels), and a portable scalar loop, the reference
 //! the vector paths are tested against.
 
-use super::cache::l1_ways;
+use super::cache::{l1_ways, prefetch_lines};
 use crate::tensor::convert::{cvt, ConvertPath, Elem};
 use crate::tensor::dtype::DType;
 
@@ -631,17 +631,9 @@ impl Ahead {
     /// buffer and are never dereferenced).
     #[inline(always)]
     fn row(&self, p: *const u8) {
-        #[cfg(target_arch = "x86_64")]
         for k in 0..self.spans {
-            let run = p.wrapping_add(k * self.stride).wrapping_add(self.dist);
-            for off in (0..self.len).step_by(LINE) {
-                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                // SAFETY: a prefetch never faults, whatever the address.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(run.wrapping_add(off).cast()) };
-            }
+            prefetch_lines(p.wrapping_add(k * self.stride + self.dist), self.len);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = p;
     }
 }
 
@@ -1390,6 +1382,7 @@ mod x86 {
     pub(super) mod avx512 {
         use super::avx2::{grid_groups16, groups16_fit};
         use super::*;
+        use crate::tensor::kernels::cache::prefetch_lines;
         use crate::tensor::kernels::transpose::{transpose16, transpose_units};
         use std::arch::x86_64::*;
 
@@ -2628,30 +2621,18 @@ mod x86 {
                 .then_some(p)
         }
 
-        /// Bytes ahead of a chunk whose lines [`prefetch_lines`] asks for.
-        const PREFETCH_AHEAD: usize = 512;
-
-        /// Asks for the lines of the `len` bytes from `p`, one prefetch a line (a hint: may
-        /// point past the buffer, never dereferenced). The few-channel paths read their
-        /// source by masked loads only, which on Zen 5 do not start the hardware
+        /// Bytes ahead of a chunk whose lines the few-channel paths ask for. They read
+        /// their source by masked loads only, which on Zen 5 do not start the hardware
         /// prefetchers: past L2 such a stream ran at a third of the speed.
-        #[inline(always)]
-        fn prefetch_lines(p: *const u8, len: usize) {
-            let mut off = 0;
-            while off < len {
-                // SAFETY: a prefetch never faults, whatever the address.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(off).cast()) };
-                off += 64;
-            }
-        }
+        const PREFETCH_AHEAD: usize = 512;
 
         /// Source bytes of a grid from which the few-channel paths prefetch: below it the
         /// tensor is in cache, and the prefetches cost up to 1.3x (`f16[2,33,17,12]`).
         const PREFETCH_MIN_BYTES: usize = 256 << 10;
 
-        /// Whether a grid of rows of `chunks` chunks of `step` source bytes reads at least
-        /// [`PREFETCH_MIN_BYTES`].
-        fn streams(g: Grid, chunks: usize, step: usize) -> bool {
+        /// Whether the few-channel paths prefetch a grid of rows of `chunks` chunks of
+        /// `step` source bytes: it reads at least [`PREFETCH_MIN_BYTES`].
+        fn prefetch_source(g: Grid, chunks: usize, step: usize) -> bool {
             g.iter()
                 .fold(chunks.saturating_mul(step), |b, l| b.saturating_mul(l.0))
                 >= PREFETCH_MIN_BYTES
@@ -2783,13 +2764,13 @@ mod x86 {
                 }
             };
             let (sstep, dstep) = (p * v * S::W, p * px_out);
-            let stream = streams(g, full_chunks + 1, sstep);
+            let prefetch = prefetch_source(g, full_chunks + 1, sstep);
             // SAFETY: rows in bounds (contract); chunks partition each row's pixels.
             unsafe {
                 for_each_row(src, dst, g, |sr, dr| {
                     let (mut sp, mut dp) = (sr, dr);
                     for _ in 0..full_chunks {
-                        if stream {
+                        if prefetch {
                             prefetch_lines(sp.wrapping_add(PREFETCH_AHEAD), sstep);
                         }
                         chunk(sp, dp, chunk_full);
@@ -2874,13 +2855,13 @@ mod x86 {
             };
             let (full_chunks, rest) = (r.npix / p, r.npix % p);
             let (sstep, dstep) = (p * s.pixel, p * d.pixel);
-            let stream = streams(g, full_chunks + 1, sstep);
+            let prefetch = prefetch_source(g, full_chunks + 1, sstep);
             // SAFETY: rows in bounds (contract); chunks partition each row's pixels.
             unsafe {
                 for_each_row(src, dst, g, |sr, dr| {
                     let (mut sp, mut dp) = (sr, dr);
                     for _ in 0..full_chunks {
-                        if stream {
+                        if prefetch {
                             prefetch_lines(sp.wrapping_add(PREFETCH_AHEAD.max(sstep)), sstep);
                         }
                         chunk(sp, dp, p);
@@ -2947,14 +2928,14 @@ mod x86 {
             g: Grid,
             p: &Packed,
         ) {
-            let stream = streams(g, p.chunks + 1, p.sstep);
+            let prefetch = prefetch_source(g, p.chunks + 1, p.sstep);
             // SAFETY: rows in bounds (contract); chunk `c` holds the row's pixels
             // c*q .. c*q+q, the last one the remaining npix % q.
             unsafe {
                 for_each_row(src, dst, g, |sj, dj| {
                     let (mut sp, mut dp) = (sj, dj);
                     for _ in 0..p.chunks {
-                        if stream {
+                        if prefetch {
                             prefetch_lines(sp.wrapping_add(PREFETCH_AHEAD), p.sstep);
                         }
                         p.chunk::<S, D, SK, DK>(sp, dp, 0);

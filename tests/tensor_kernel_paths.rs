@@ -1223,6 +1223,35 @@ fn eight_slot_groups_match_the_oracle_on_every_path() {
     check_other_pairs(&cases[..4], 48);
 }
 
+/// Few-channel 16-bit rows out of 8- and 16-slot tiles and blocks take the packed plan
+/// (several pixels a vector), whose tables a thread keeps across grids and runs, four
+/// plans by element types, sides, row and chunk: rows of whole and partial W tiles
+/// alternate within a run, dense and padded flat sides follow each other with the same
+/// rows, and more than four distinct rows pass, both directions, every path.
+/// Spec requirement (tensor storage, MlaTiled and MlaCBlocked): channel padding and
+/// positions past a logical extent written as zero and never read, BF16 tiles in byte
+/// planes; conversions bit-exact.
+#[test]
+fn packed_plans_kept_across_grids_match_the_oracle_on_every_path() {
+    let t8 = "mla-tiled(roles=.HWC, tile=(1,4,4,8), align=64)";
+    let cases = [
+        ("1,7,7,3", t8),
+        (
+            "2,9,13,6",
+            "mla-tiled(roles=.HWC, tile=(1,2,4,8), align=32)",
+        ),
+        ("3,5,11,1", "mla-cblocked(tile=(4,4), align=64)"),
+        ("1,6,10,2", "mla-cblocked(tile=(2,2), align=16)"),
+        (
+            "2,7,9,5",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        ("1,13,5,8", t8),
+    ];
+    check_dense_and_padded(&cases, 53);
+    check_other_pairs(&cases[..3], 54);
+}
+
 /// Tiles of 2 and 4 channel slots with many channel groups: the kernels transpose chunks
 /// of 8 or 4 pixels by blocks of 16 channels as units of 2 or 4 lanes. Partial last
 /// groups and blocks, chunks cut short by the run's end, a tile's H rows joined to its

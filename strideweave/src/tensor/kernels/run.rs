@@ -30,7 +30,7 @@ pub(crate) enum Fmt {
 /// groups of a pixel, and the format inside a group; `ahead`, when the run's tensors
 /// stream from memory, the bytes past each row at which the row walks ask for this
 /// side's lines ([`Ahead`], [`ahead_bytes`]; 0: none).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Side {
     pub pixel: usize,
     pub group: usize,
@@ -71,7 +71,7 @@ pub(crate) fn ahead_bytes(streams: bool, tile_step: usize) -> usize {
 /// `slots` channels (`ceil(valid / slots)` groups). Group `g` converts its
 /// `min(slots, valid - g * slots)` channels; with `pad` it also writes the rest of its
 /// `slots` as zero bits (a tile's channel padding), else nothing more.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Row {
     pub npix: usize,
     pub valid: usize,
@@ -1485,8 +1485,8 @@ mod x86 {
                     }
                     // Their packed plan first: for 16-bit tile pixels of 16 slots it
                     // loads two pixels per vector, which beats per-pixel loads.
-                    if let Some(p) = Packed::new::<S, D>(s, d, r, 2) {
-                        return grid_packed::<S, D>(src, dst, g, &p);
+                    if Packed::with::<S, D>(s, d, r, 2, |p| grid_packed::<S, D>(src, dst, g, p)) {
+                        return;
                     }
                     if let Some(p) = gather_pixels::<S, D>(s, d, r) {
                         return if matches!(s.fmt, Fmt::Planes(_)) {
@@ -1518,9 +1518,10 @@ mod x86 {
                 // AVX-512 implies AVX2.
                 return unsafe { by_fmts!(grid_groups16, s, d, (src, s, dst, d, r, g, src_end)) };
             }
-            if let Some(p) = Packed::new::<S, D>(s, d, r, 1) {
-                // SAFETY: same contract; `Packed::new` checked the packed layout.
-                unsafe { grid_packed::<S, D>(src, dst, g, &p) };
+            // SAFETY: same contract; `Packed::with` checked the packed layout.
+            if Packed::with::<S, D>(s, d, r, 1, |p| unsafe {
+                grid_packed::<S, D>(src, dst, g, p)
+            }) {
                 return;
             }
             if pairs8_fit::<S, D>(s, d, r) {
@@ -1552,8 +1553,9 @@ mod x86 {
 
         /// Rows of pixels of at most 8 channels read out of tiles or blocks (one group a
         /// pixel, no padding written) whose conversion needs no BF16 rounding take the AVX2
-        /// group loop (`few_rows_out`, 256-bit accesses): on Zen 4 it beat the AVX-512
-        /// paths over 99 awkward untess cells (1 to 8 channels, three tilings) by 0.84x
+        /// group loop (`few_rows_out`, 256-bit accesses), except where
+        /// [`packed_out_of_tiles`] says: on Zen 4 it beat the AVX-512 paths over 99
+        /// awkward untess cells (1 to 8 channels, three tilings) by 0.84x
         /// geomean, BF16 copies out of tiles 0.42x to 0.66x, F32 copies 0.64x to 0.77x,
         /// F16 to F32 0.59x to 0.89x (`f32[1,224,224,3]` to F16 out of 16-slot tiles was
         /// the one loss, 1.06x). Left out, as measured slower there: conversions to or
@@ -1569,7 +1571,23 @@ mod x86 {
                 && (r.valid * D::W >= 4 || bf16::<S>())
                 && (r.valid >= 4 || r.slots < 32 || S::W == 4)
                 && no_bf16_rounding
+                && !packed_out_of_tiles::<S, D>(r)
                 && groups16_fit::<S, D>(s, d, r)
+        }
+
+        /// Few-channel 16-bit rows out of tiles of at most 16 slots that the packed plan
+        /// reads faster than [`few_out_of_tiles`]' AVX2 loop on Zen 5 (several pixels a
+        /// 512-bit load; its tables kept across grids, see [`Packed::with`]): BF16
+        /// copies (out of byte planes; 0.23x to 0.6x the time: `bf16[1,224,224,6]` out
+        /// of 1x4x4x8 tiles 94 -> 27 us), and out of 8-slot pixels F16 copies and F16 to
+        /// F32 of up to 3 channels (0.6x to 0.8x). 200 cells of 1 to 8 channels out of
+        /// 8- and 16-slot tiles and (4,4) and (2,2) blocks: 0.86x geomean; the rest
+        /// (F16 copies out of 16 slots, 4 to 8 channels into F32) measured even.
+        fn packed_out_of_tiles<S: Elem, D: Elem>(r: Row) -> bool {
+            let bf16_copy = bf16::<S>() && S::DTYPE == D::DTYPE;
+            S::W == 2
+                && r.slots <= 16
+                && (bf16_copy || (r.slots == 8 && (D::W == 2 || r.valid <= 3)))
         }
 
         /// Runs `full` on the row of `r`'s full groups (the first `valid / slots`), then
@@ -2224,6 +2242,7 @@ mod x86 {
         /// mask). Lane maps and masks are computed once per grid; index `[0]` serves
         /// chunks of `q` pixels, `[1]` the last `npix % q`. Each side's steps are one of
         /// the [`Lanes`] kinds, constants of the chunk loop (see [`grid_packed`]).
+        #[derive(Clone, Copy)]
         struct Packed {
             chunks: usize,
             rem: usize,
@@ -2243,6 +2262,28 @@ mod x86 {
             /// Bytes from one chunk to the next.
             sstep: usize,
             dstep: usize,
+        }
+
+        /// The arguments a [`Packed`] plan was built from: element types, sides, row
+        /// and pixels a chunk.
+        type PackedKey = (DType, DType, Side, Side, Row, usize);
+
+        /// The last few [`Packed`] plans built on a thread, by their arguments, and the
+        /// slot the next one replaces. Four: a run's grids alternate between rows of
+        /// whole and partial tiles, and between whole and partial tile rows.
+        struct LastPacked {
+            plans: [Option<(PackedKey, Packed)>; 4],
+            next: usize,
+        }
+
+        thread_local! {
+            /// This thread's [`LastPacked`] (see [`Packed::with`]).
+            static LAST_PACKED: std::cell::RefCell<LastPacked> = const {
+                std::cell::RefCell::new(LastPacked {
+                    plans: [None; 4],
+                    next: 0,
+                })
+            };
         }
 
         /// How a side of a [`Packed`] chunk is laid out, so which steps the chunk takes
@@ -2317,18 +2358,52 @@ mod x86 {
                 (1..=r.npix).take_while(|&q| fits(q)).last()
             }
 
-            /// The packed plan of row `r` with at least `min_pixels` pixels a chunk, or
-            /// `None` when it does not apply (see [`Packed::chunk_pixels`]). The chunk
+            /// Runs `f` on the packed plan of row `r` with at least `min_pixels` pixels a
+            /// chunk; `false` (and `f` not run) when the plan does not apply (see
+            /// [`Packed::chunk_pixels`]). The chunk
             /// size is settled before the tables are built: small plans have many grids,
             /// and building tables a caller then drops cost them a tenth of their time.
-            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,avx512vbmi")]
-            fn new<S: Elem, D: Elem>(
+            /// The last plans built on this thread are kept ([`LastPacked`]) and handed
+            /// out again for the same arguments: a run's grids mostly share their rows,
+            /// and building a plan (about 75 ns) was half the time of `bf16[1,7,7,7]`
+            /// out of 1x4x4x8 tiles, four grids.
+            fn with<S: Elem, D: Elem>(
                 s: Side,
                 d: Side,
                 r: Row,
                 min_pixels: usize,
-            ) -> Option<Packed> {
-                let q = Self::chunk_pixels::<S, D>(s, d, r).filter(|&q| q >= min_pixels)?;
+                f: impl FnOnce(&Packed),
+            ) -> bool {
+                let Some(q) = Self::chunk_pixels::<S, D>(s, d, r).filter(|&q| q >= min_pixels)
+                else {
+                    return false;
+                };
+                let key = (S::DTYPE, D::DTYPE, s, d, r, q);
+                LAST_PACKED.with_borrow_mut(|last| {
+                    let found = last
+                        .plans
+                        .iter()
+                        .position(|e| e.is_some_and(|(k, _)| k == key));
+                    let slot = found.unwrap_or_else(|| {
+                        // SAFETY: `Packed` is built only where AVX-512 with BF16 and VBMI
+                        // was detected (its callers run under those features).
+                        let p = unsafe { Self::build::<S, D>(s, d, r, q) };
+                        let slot = last.next % last.plans.len();
+                        last.plans[slot] = Some((key, p));
+                        last.next = slot + 1;
+                        slot
+                    });
+                    if let Some((_, p)) = &last.plans[slot] {
+                        f(p);
+                    }
+                });
+                true
+            }
+
+            /// Builds the packed plan of row `r` with `q` pixels a chunk (as
+            /// [`Packed::chunk_pixels`] gave it).
+            #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,avx512vbmi")]
+            fn build<S: Elem, D: Elem>(s: Side, d: Side, r: Row, q: usize) -> Packed {
                 let (valid, wlen) = (r.valid, if r.pad { r.slots } else { r.valid });
                 let (ps, pd) = (s.pixel / S::W, d.pixel / D::W);
                 let planes = |f: Fmt| match f {
@@ -2400,7 +2475,7 @@ mod x86 {
                     }
                     out
                 };
-                Some(Packed {
+                Packed {
                     chunks: r.npix / q,
                     rem,
                     sidx: if sbytes { join() } else { vec(&si, S::W) },
@@ -2421,7 +2496,7 @@ mod x86 {
                     store: both(&|n| byte_mask(n, pd, wlen, D::W, dplanes)),
                     sstep: q * s.pixel,
                     dstep: q * d.pixel,
-                })
+                }
             }
 
             /// Converts the `q` (`i == 0`) or last `npix % q` (`i == 1`) pixels at
@@ -2882,7 +2957,7 @@ mod x86 {
         /// 1.29x geomean).
         ///
         /// # Safety
-        /// As for `grid`, with `p` built by `Packed::new` for this row.
+        /// As for `grid`, with `p` built by `Packed::with` for this row.
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,avx512vbmi")]
         unsafe fn grid_packed<S: Elem, D: Elem>(src: *const u8, dst: *mut u8, g: Grid, p: &Packed) {
             // Byte-plane kinds only for BF16 sides (no instances of them otherwise).

@@ -238,7 +238,9 @@ fn argmax_along_a_long_first_axis_merges_its_row_chains_by_the_rule() {
 /// Inputs of 1 MiB and more, where the loops that read by masked loads ask for their
 /// lines ahead (software prefetch, which masked loads do not start on Zen 5): column
 /// blocks of fewer than 16 columns along a long first axis (rows up to 128 bytes apart,
-/// and 160 bytes apart) and short rows transposed sixteen at a time. The hints change
+/// and 160 bytes apart), short rows transposed sixteen at a time, and the 64-column
+/// blocks, which ask for whole row blocks rows ahead (rows less than 4 KiB apart; 4400
+/// bytes apart, not asked). The hints change
 /// no index: each case against the rule, NaNs of both signs and ties late in the axis.
 /// Spec requirement (placements, Argmax): ties give the smallest index, NaN of either
 /// sign beats every number and the first NaN wins, -0.0 ties +0.0.
@@ -250,6 +252,10 @@ fn argmax_of_inputs_past_l2_that_prefetch_matches_the_rule() {
         ("f32[8193,40]", 0),
         ("f32[22001,12]", 1),
         ("f16[33001,20]", 1),
+        ("f32[5003,64]", 0),
+        ("bf16[9001,72]", 0),
+        ("f32[1201,300]", 0),
+        ("f32[300,1100]", 0),
     ] {
         let s = spec(dims);
         let n = s.dims.extents().iter().product::<u64>() as usize;

@@ -1014,8 +1014,8 @@ mod x86 {
     const AHEAD_BLOCK_MAX_STRIDE: usize = 4096;
 
     /// The lines asked for ahead of a step over rows `stride` apart, each read as a
-    /// block of `block` bytes: the whole span of rows up to 128 bytes apart, else each
-    /// row block's first and last byte.
+    /// block of `block` bytes: [`Ahead::rows`] for the masked-load loops, [`Ahead::block`]
+    /// for the 64-column blocks.
     pub struct Ahead {
         on: bool,
         stride: usize,
@@ -1032,8 +1032,9 @@ mod x86 {
             }
         }
 
-        /// Asks for the lines [`AHEAD_BYTES`] past the `rows` rows from `p` (hints: they
-        /// may point past the input and are never dereferenced).
+        /// Asks for the lines [`AHEAD_BYTES`] past the `rows` rows from `p`: their whole
+        /// span for rows up to 128 bytes apart, else each row block's first and last byte
+        /// (hints: they may point past the input and are never dereferenced).
         #[inline(always)]
         pub fn rows(&self, p: *const u8, rows: usize) {
             if !self.on {

@@ -564,6 +564,43 @@ fn a_rejected_value_is_a_value_error() {
     assert!(eval_line("(4294967296,4294967296):(1,4294967296)").contains("overflow"));
 }
 
+/// Errors name the call as the user wrote it, in the notation: not a layout the
+/// function built inside (`idx2crd` used to say `index((2,(3,4)):(1,(2,6)), 24)`), nor
+/// Rust's debug form of its arguments (`[0, 0]`, `Tup([Int(1)])`).
+#[test]
+fn an_error_names_the_call_as_written() {
+    let cases = [
+        (
+            "idx2crd(24, (2,(3,4)))",
+            "idx2crd(24, (2,(3,4))): key 24 is outside the shape domain [0, 24)",
+        ),
+        (
+            "crd2idx((1,4), (2,4))",
+            "crd2idx((1,4), (2,4)): key 4 is outside the shape domain [0, 4)",
+        ),
+        (
+            "crd2idx((1,(1,1)), (2,4), (1,2))",
+            "crd2idx((1,(1,1)), (2,4), (1,2)): coordinate (1,(1,1)) does not match the hierarchy of shape (2,4)",
+        ),
+        (
+            "permute((2,3):(1,2), 0, 0)",
+            "permute((2,3):(1,2), 0, 0): mode 0 appears more than once",
+        ),
+        (
+            "select((2,3):(1,2), 1, 5)",
+            "select((2,3):(1,2), 1, 5): mode 5",
+        ),
+        (
+            "elem_less((1,2), ((1,2),3))",
+            "elem_less: an integer and a tuple are not comparable (1 vs (1,2))",
+        ),
+    ];
+    for (expr, want) in cases {
+        let got = eval_line(expr);
+        assert!(got.contains(want), "{expr}: {got}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // parse(print(x)) == x on random values
 // ---------------------------------------------------------------------------------------

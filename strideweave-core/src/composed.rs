@@ -346,11 +346,12 @@ impl ComposedLayout {
         self.no_offset(&what())?;
         let r = self.layout.right_inverse()?;
         let inv = compose_layout_swizzle(&r, &self.swizzle)
-            .map_err(|e| LayoutError::value(format!("{}: {}", what(), e.message())))?;
+            .map_err(|e| self.not_invertible(&what(), e))?;
         verify_points(&what(), inv.size(), |i| {
             let x = inv.index_of(i).ok()?;
             (x < self.size() && self.index_of(x).ok()? == i).then_some(())
-        })?;
+        })
+        .map_err(|e| self.not_invertible(&what(), e))?;
         Ok(inv)
     }
 
@@ -368,12 +369,36 @@ impl ComposedLayout {
         self.no_offset(&what())?;
         let l = self.layout.left_inverse()?;
         let inv = compose_layout_swizzle(&l, &self.swizzle)
-            .map_err(|e| LayoutError::value(format!("{}: {}", what(), e.message())))?;
+            .map_err(|e| self.not_invertible(&what(), e))?;
         verify_points(&what(), self.size(), |c| {
             let y = self.index_of(c).ok()?;
             (y < inv.size() && inv.index_of(y).ok()? == c).then_some(())
-        })?;
+        })
+        .map_err(|e| self.not_invertible(&what(), e))?;
         Ok(inv)
+    }
+
+    /// An inverse's failure `e`, led by the usual cause when it applies: the swizzle
+    /// moves an index bit at or past the layout's indices (`[0, cosize)`), so it maps
+    /// some of them outside the layout's image. `e`'s own words follow in parentheses.
+    fn not_invertible(&self, what: &str, e: LayoutError) -> LayoutError {
+        let detail = e
+            .message()
+            .strip_prefix(what)
+            .map_or(e.message(), |m| m.trim_start_matches(": "));
+        let masks = self.swizzle.yyy_mask() | self.swizzle.zzz_mask();
+        let cosize = self.layout.cosize();
+        let index_bits = u64::BITS - cosize.saturating_sub(1).leading_zeros();
+        if masks == 0 || masks >> index_bits == 0 {
+            return LayoutError::value(format!("{what}: {detail}"));
+        }
+        let top = u64::BITS - 1 - masks.leading_zeros();
+        LayoutError::value(format!(
+            "{what}: {} moves index bit {top}, but {} has only {cosize} indices (bits 0 to {}), so it has no inverse ({detail})",
+            self.swizzle,
+            self.layout,
+            index_bits.saturating_sub(1)
+        ))
     }
 
     fn no_offset(&self, what: &str) -> Result<(), LayoutError> {

@@ -26,6 +26,25 @@ enum Tree {
     Tup(Vec<Tree>),
 }
 
+/// The notation's form, `(1,(2,3))`, for messages.
+impl std::fmt::Display for Tree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Tree::Int(x) => write!(f, "{x}"),
+            Tree::Tup(items) => {
+                f.write_str("(")?;
+                for (i, t) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
 impl Tree {
     fn of(t: &IntTuple) -> Tree {
         if t.is_scalar() {
@@ -438,7 +457,7 @@ pub fn inner_product(a: &IntTuple, b: &IntTuple) -> Result<u64, LayoutError> {
 
 fn mixed(op: &str, a: &Tree, b: &Tree) -> LayoutError {
     LayoutError::type_error(format!(
-        "{op}: an integer and a tuple are not comparable ({a:?} vs {b:?})"
+        "{op}: an integer and a tuple are not comparable ({a} vs {b})"
     ))
 }
 
@@ -518,11 +537,31 @@ pub fn elem_less(a: &IntTuple, b: &IntTuple) -> Result<bool, LayoutError> {
 /// assert_eq!(crd2idx(&Coord::new((1, (2, 3))).unwrap(), &s, None).unwrap(), 23);
 /// ```
 pub fn crd2idx(coord: &Coord, shape: &Shape, stride: Option<&Stride>) -> Result<u64, LayoutError> {
+    let call = match stride {
+        Some(d) => format!("crd2idx({coord}, {shape}, {d})"),
+        None => format!("crd2idx({coord}, {shape})"),
+    };
+    index_in(coord, shape, stride, &call)
+}
+
+/// [`Layout::index`] of `coord` in `shape:stride`, its errors naming `call` (what the
+/// user wrote) rather than a layout they never built.
+fn index_in(
+    coord: &Coord,
+    shape: &Shape,
+    stride: Option<&Stride>,
+    call: &str,
+) -> Result<u64, LayoutError> {
     let layout = match stride {
         Some(d) => Layout::new(*shape, *d)?,
         None => Layout::col_major(*shape)?,
     };
-    layout.index(coord)
+    layout.index_tuple(coord.as_tuple()).map_err(|e| match e {
+        CoreError::CoordinateMismatch => LayoutError::value(format!(
+            "{call}: coordinate {coord} does not match the hierarchy of shape {shape}"
+        )),
+        e => LayoutError::from_core(call, e),
+    })
 }
 
 /// The full coordinate, congruent with `shape`, of `coord` (an integer key or a partly
@@ -536,7 +575,7 @@ pub fn crd2idx(coord: &Coord, shape: &Shape, stride: Option<&Stride>) -> Result<
 /// assert_eq!(idx2crd(&Coord::new((1, 11)).unwrap(), &s).unwrap().to_string(), "(1,(2,3))");
 /// ```
 pub fn idx2crd(coord: &Coord, shape: &Shape) -> Result<Coord, LayoutError> {
-    let mut i = crd2idx(coord, shape, None)?;
+    let mut i = index_in(coord, shape, None, &format!("idx2crd({coord}, {shape})"))?;
     let mut out = *shape.as_tuple();
     for k in 0..out.leaf_count() {
         let s = out.leaf(k);

@@ -15,6 +15,15 @@ fn err(op: &str, a: &Layout, b: impl std::fmt::Display, e: CoreError) -> LayoutE
 }
 
 /// A tiler with `_` entries as the core takes it: placeholder tiles and a mask of kept modes.
+/// Mode numbers as the `eval` call writes them, `2, 0`, for messages.
+pub(crate) fn mode_list(modes: &[usize]) -> String {
+    modes
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn split_holes(tiles: &[Option<Layout>]) -> (Vec<Layout>, u32) {
     let mut keep = 0u32;
     let v = tiles
@@ -273,11 +282,12 @@ impl Layout {
     pub fn select(&self, modes: &[usize]) -> Result<Layout, LayoutError> {
         let mut r = Layout::EMPTY;
         for &m in modes {
-            r.push_item_of(self, m)
-                .map_err(|e| LayoutError::from_core(format!("select({self}, {modes:?})"), e))?;
+            r.push_item_of(self, m).map_err(|e| {
+                LayoutError::from_core(format!("select({self}, {})", mode_list(modes)), e)
+            })?;
         }
         r.validated()
-            .map_err(|e| LayoutError::from_core(format!("select({self}, {modes:?})"), e))
+            .map_err(|e| LayoutError::from_core(format!("select({self}, {})", mode_list(modes)), e))
     }
 
     /// `self` with top-level mode `i` replaced by `x` (CuTe's `replace<I>`).

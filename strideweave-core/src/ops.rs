@@ -405,7 +405,7 @@ impl Layout {
     /// ```
     pub fn permute(&self, order: &[usize]) -> Result<Layout, LayoutError> {
         let rank = self.rank();
-        let ctx = || format!("permute({self}, {order:?})");
+        let ctx = || format!("permute({self}, {})", crate::layout_ops::mode_list(order));
         if order.len() != rank {
             return Err(LayoutError::value(format!(
                 "{}: the order names {} modes but the layout has rank {rank}",

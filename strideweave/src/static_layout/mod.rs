@@ -32,7 +32,7 @@
 //! `cargo check` does not. The `layout!` macro checks literal values itself, so a zero
 //! extent written through the macro fails `cargo check` too. See `docs/static-layouts.md`.
 
-mod algebra;
+pub(crate) mod algebra;
 #[doc(hidden)]
 pub mod runtime;
 pub mod structure;

@@ -49,7 +49,8 @@ impl<L: StaticLayout, const N: usize> StorageCheck<L, N> {
                 .str(" of its static layout ")
                 .layout(&L::LAYOUT)
                 .str(" (for a concrete layout type, write N as `{ L::COSIZE as usize }`)");
-            panic!("{}", m.as_str());
+            // Raised at this check (as the static algebra's errors are), not in core.
+            crate::static_layout::algebra::build_error(m);
         }
     };
 }

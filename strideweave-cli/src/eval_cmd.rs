@@ -12,7 +12,7 @@ pub struct EvalArgs {
     /// Expressions to evaluate; with none, standard input is read one per line
     /// (blank lines and lines starting with `#` are skipped), or, when it is a
     /// terminal, an interactive session starts. An argument may start with `-`
-    /// (`strideweave eval -1` evaluates `-1`).
+    /// (`strideweave eval -1` evaluates `-1`); `--name` is an unknown option (exit 2).
     #[arg(allow_hyphen_values = true)]
     pub exprs: Vec<String>,
 }
@@ -91,10 +91,32 @@ fn respond(line: &Line) -> Option<String> {
     Some(eval_line(text))
 }
 
+/// `--` followed by a letter: an option's spelling, which no expression has.
+fn looks_like_option(arg: &str) -> bool {
+    arg.strip_prefix("--")
+        .and_then(|rest| rest.chars().next())
+        .is_some_and(|c| c.is_ascii_alphabetic())
+}
+
 /// Evaluates each expression and prints its line; 0 if all succeeded, 1 otherwise, 2 on
 /// a failure to read standard input; a failed write to standard output is reported as in
 /// [`crate::output`].
-pub fn run(args: EvalArgs) -> ExitCode {
+pub fn run(mut args: EvalArgs) -> ExitCode {
+    // `--`, the end of options, is kept by clap here (hyphen values are allowed) and is
+    // no expression.
+    if let Some(i) = args.exprs.iter().position(|e| e == "--") {
+        args.exprs.remove(i);
+    }
+    // `--name` is no expression (and `eval` has no such option): a usage error, as clap
+    // gives for the other commands, not a syntax error on each argument.
+    if let Some(flag) = args.exprs.iter().find(|e| looks_like_option(e)) {
+        output::report_error(&format!(
+            "unexpected argument '{}': eval takes expressions only (a leading '-' is read as \
+             part of one, as in `eval -1`); see `strideweave eval --help`",
+            flag
+        ));
+        return ExitCode::from(2);
+    }
     if args.exprs.is_empty() && io::stdin().is_terminal() {
         return crate::repl::run();
     }

@@ -234,6 +234,23 @@ fn negative_numbers_are_expressions_not_options() {
     );
 }
 
+/// A mistyped option is a usage error (exit 2, on standard error), not a syntax error
+/// line per argument; `-1` and `-2:1` stay expressions (above).
+#[test]
+fn an_unknown_option_of_eval_is_a_usage_error() {
+    let o = eval(&["--bogus-flag", "4:1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(text(&o.stdout), "");
+    assert!(
+        text(&o.stderr).contains("unexpected argument '--bogus-flag'"),
+        "{}",
+        text(&o.stderr)
+    );
+    // `--` ends the options, as everywhere
+    let o = eval(&["--", "size(4:1)"]);
+    assert_eq!((o.status.code(), text(&o.stdout)), (Some(0), "4\n".into()));
+}
+
 #[test]
 fn spec_integers_are_plain_decimal_digits() {
     for spec in [

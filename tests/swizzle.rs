@@ -366,14 +366,34 @@ fn inverses_of_the_tutorial_atom() {
         "Sw<3,0,-6> o (64,8):(8,1)"
     );
     assert_eq!(eval_line("right_inverse(Sw<2,0,-3>)"), "Sw<2,0,-3>");
-    // the swizzle reaches bit 9, outside the 512 indices of L: no right inverse exists
-    // and the error says so first, with the values
+    // Sw<3,4,3> reads bits 7 to 9, but L reaches indices below 512 (bits 0 to 8): on
+    // them it is Sw<2,4,3>, whose inverse is returned (and checked at every point)
     for f in ["right_inverse", "left_inverse"] {
+        assert_eq!(
+            eval_line(&format!("{f}(Sw<3,4,3> o (8,64):(64,1))")),
+            eval_line(&format!("{f}(Sw<2,4,3> o (8,64):(64,1))"))
+        );
+    }
+    let s: ComposedLayout = "Sw<3,4,3> o (8,64):(64,1)".parse().unwrap();
+    let r = s.right_inverse().unwrap();
+    assert!((0..r.size()).all(|i| s.index_of(r.index_of(i).unwrap()).unwrap() == i));
+    assert_eq!(r.size(), 512);
+    // a swizzle reading no bit L reaches is the identity there
+    assert_eq!(
+        eval_line("left_inverse(Sw<3,5,3> o (4,8):(8,1))"),
+        "(8,4):(4,1)"
+    );
+    // Sw<3,4,-3> flips bits 7 to 9, taking indices of L past 512: no swizzled layout
+    // inverts it, and the error says so first, with the values
+    for f in ["right_inverse", "left_inverse"] {
+        let e = eval_line(&format!("{f}(Sw<3,4,-3> o (8,64):(64,1))"));
         assert!(
-            eval_line(&format!("{f}(Sw<3,4,3> o (8,64):(64,1))")).starts_with(&format!(
-                "error: value: {f}(Sw<3,4,3> o (8,64):(64,1)): Sw<3,4,3> moves index bit 9, but \
-             (8,64):(64,1) has only 512 indices (bits 0 to 8), so it has no inverse ("
-            ))
+            e.starts_with(&format!(
+                "error: value: {f}(Sw<3,4,-3> o (8,64):(64,1)): Sw<3,4,-3> moves index bit 9, \
+                 but (8,64):(64,1) reaches only 512 indices (bits 0 to 8), so no swizzled \
+                 layout inverts it ("
+            )),
+            "{e}"
         );
     }
     assert!(eval_line("right_inverse(Sw<3,3,3> o 8 o (8,64):(64,1))").contains("offset 8"));

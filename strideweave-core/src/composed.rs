@@ -344,6 +344,9 @@ impl ComposedLayout {
     pub fn right_inverse(&self) -> Result<ComposedLayout, LayoutError> {
         let what = || format!("right_inverse({self})");
         self.no_offset(&what())?;
+        if let Some(c) = self.on_its_indices() {
+            return c.right_inverse().map_err(|e| renamed(e, &c, self));
+        }
         let r = self.layout.right_inverse()?;
         let inv = compose_layout_swizzle(&r, &self.swizzle)
             .map_err(|e| self.not_invertible(&what(), e))?;
@@ -367,6 +370,9 @@ impl ComposedLayout {
     pub fn left_inverse(&self) -> Result<ComposedLayout, LayoutError> {
         let what = || format!("left_inverse({self})");
         self.no_offset(&what())?;
+        if let Some(c) = self.on_its_indices() {
+            return c.left_inverse().map_err(|e| renamed(e, &c, self));
+        }
         let l = self.layout.left_inverse()?;
         let inv = compose_layout_swizzle(&l, &self.swizzle)
             .map_err(|e| self.not_invertible(&what(), e))?;
@@ -378,26 +384,51 @@ impl ComposedLayout {
         Ok(inv)
     }
 
+    /// Bits of the indices `L` reaches (`[0, cosize)`): the swizzle acts on no others.
+    fn index_bits(&self) -> u32 {
+        u64::BITS - self.layout.cosize().saturating_sub(1).leading_zeros()
+    }
+
+    /// The same function with a smaller swizzle, when the swizzle reads bits `L` never
+    /// sets: on `L`'s indices those bits are zero, so they (and the bits they would
+    /// flip) drop out. `Sw<3,4,3> o (8,64):(64,1)` reaches 512 indices, bits 0 to 8, and
+    /// is `Sw<2,4,3> o (8,64):(64,1)` on them. `None` when nothing drops out.
+    fn on_its_indices(&self) -> Option<ComposedLayout> {
+        let n = self.index_bits();
+        let low = u64::MAX.checked_shr(u64::BITS - n).unwrap_or(0);
+        let yyy = self.swizzle.yyy_mask() & low;
+        let k = self.swizzle.shift().unsigned_abs();
+        let zzz = if self.swizzle.shift() >= 0 {
+            yyy.checked_shr(k)
+        } else {
+            yyy.checked_shl(k)
+        }?;
+        let sw = Swizzle::from_masks(yyy, zzz)?;
+        (yyy != self.swizzle.yyy_mask()).then_some(ComposedLayout {
+            swizzle: sw,
+            ..*self
+        })
+    }
+
     /// An inverse's failure `e`, led by the usual cause when it applies: the swizzle
     /// moves an index bit at or past the layout's indices (`[0, cosize)`), so it maps
-    /// some of them outside the layout's image. `e`'s own words follow in parentheses.
+    /// some of them outside what `L` reaches. `e`'s own words follow in parentheses.
     fn not_invertible(&self, what: &str, e: LayoutError) -> LayoutError {
         let detail = e
             .message()
             .strip_prefix(what)
             .map_or(e.message(), |m| m.trim_start_matches(": "));
-        let masks = self.swizzle.yyy_mask() | self.swizzle.zzz_mask();
-        let cosize = self.layout.cosize();
-        let index_bits = u64::BITS - cosize.saturating_sub(1).leading_zeros();
-        if masks == 0 || masks >> index_bits == 0 {
+        let masks = self.swizzle.code();
+        let (cosize, n) = (self.layout.cosize(), self.index_bits());
+        if masks == 0 || masks.checked_shr(n).unwrap_or(0) == 0 {
             return LayoutError::value(format!("{what}: {detail}"));
         }
         let top = u64::BITS - 1 - masks.leading_zeros();
         LayoutError::value(format!(
-            "{what}: {} moves index bit {top}, but {} has only {cosize} indices (bits 0 to {}), so it has no inverse ({detail})",
+            "{what}: {} moves index bit {top}, but {} reaches only {cosize} indices (bits 0 to {}), so no swizzled layout inverts it ({detail})",
             self.swizzle,
             self.layout,
-            index_bits.saturating_sub(1)
+            n.saturating_sub(1)
         ))
     }
 

@@ -181,10 +181,24 @@ impl PyOp {
         PyOp(Op::CastUntess)
     }
 
-    /// Index of the largest element along `axis` (output `i32` or `i64`).
+    /// Index of the largest element along `axis` (output `i32` or `i64`); axes count
+    /// from 0, the outermost, and a negative axis raises `TensorError`
+    /// (`axis-out-of-range`: the op does not know the rank yet).
     #[staticmethod]
-    fn argmax(axis: usize) -> Self {
-        PyOp(Op::Argmax { axis })
+    fn argmax(py: Python<'_>, axis: i64) -> PyResult<Self> {
+        let axis = usize::try_from(axis).map_err(|_| {
+            tensor_err(
+                py,
+                strideweave::tensor::TensorError::new(
+                    strideweave::tensor::Rule::AxisOutOfRange,
+                    format!(
+                        "axis {axis}: axes count from 0, the outermost dim (no negative axes: \
+                         the last of N dims is N-1)"
+                    ),
+                ),
+            )
+        })?;
+        Ok(PyOp(Op::Argmax { axis }))
     }
 
     /// The conversion (Cast, CastTess or CastUntess) for a pair of placements.
@@ -353,9 +367,18 @@ impl PyPlan {
     ) -> PyResult<()> {
         let options = RunOptions::new().threads(threads.unwrap_or(0));
         let borrow = |list: &Bound<'_, PyAny>, writable: bool, kind: &str| {
+            let ports = if writable {
+                self.0.outputs()
+            } else {
+                self.0.inputs()
+            };
             let mut out = Vec::new();
             for (n, item) in list.try_iter()?.enumerate() {
-                out.push(Borrowed::new(&item?, writable, &format!("{kind} {n}"))?);
+                let (item, port) = (item?, format!("{kind} {n}"));
+                if let Some(p) = ports.get(n) {
+                    check_array_dtype(&item, p.spec.dtype, &p.spec, &port)?;
+                }
+                out.push(Borrowed::new(&item, writable, &port)?);
                 if out.len() > 16 {
                     return Err(value_error("more than 16 bindings for one plan"));
                 }
@@ -396,4 +419,51 @@ impl PyPlan {
         let o = self.0.outputs()[0].spec;
         format!("<Plan {}: {i} -> {o}>", self.0.op().name())
     }
+}
+
+/// A typed array (anything with a NumPy `dtype`) bound to a port must hold that port's
+/// elements: `float32` for F32, `float16` (or `uint16` bits) for F16, `bfloat16` (or
+/// `uint16` bits) for BF16, `int32`, `int64`. One-byte arrays are raw bytes and always
+/// fit; objects without a `dtype` (`bytearray`, `memoryview`) are raw bytes too. Only the
+/// byte count is checked otherwise, and an `int64` output of an `i32` Argmax or a
+/// `float32` copy of packed bytes would be read or written as the wrong elements.
+fn check_array_dtype(
+    item: &Bound<'_, PyAny>,
+    want: DType,
+    spec: &TensorSpec,
+    port: &str,
+) -> PyResult<()> {
+    let Ok(dtype) = item.getattr("dtype") else {
+        return Ok(());
+    };
+    let (Ok(name), Ok(itemsize)) = (
+        dtype.getattr("name").and_then(|n| n.extract::<String>()),
+        dtype.getattr("itemsize").and_then(|n| n.extract::<usize>()),
+    ) else {
+        return Ok(());
+    };
+    let fits = itemsize == 1
+        || matches!(
+            (want, name.as_str()),
+            (DType::F32, "float32")
+                | (DType::F16, "float16" | "uint16")
+                | (DType::BF16, "bfloat16" | "uint16")
+                | (DType::I32, "int32")
+                | (DType::I64, "int64")
+        );
+    if fits {
+        return Ok(());
+    }
+    let typed = match want {
+        DType::F32 => "float32",
+        DType::F16 => "float16",
+        DType::BF16 => "bfloat16 (ml_dtypes) or uint16 bits",
+        DType::I32 => "int32",
+        DType::I64 => "int64",
+    };
+    Err(type_error(format!(
+        "{port}: an array of dtype {name} is bound to a port of {spec}, whose elements are {}: \
+         pass a {typed} array, or the raw bytes (a uint8 array, e.g. x.view(numpy.uint8))",
+        want.name()
+    )))
 }

@@ -68,9 +68,22 @@ def documented_objects():
             yield name, obj
 
 
+# `eval` is public but left out of `__all__`: `from strideweave import *` must not
+# replace Python's built-in `eval`.
+PUBLIC = [*strideweave.__all__, "eval"]
+
+
+def test_star_import_keeps_the_builtin_eval():
+    assert "eval" not in strideweave.__all__
+    scope = {}
+    exec("from strideweave import *", scope)
+    assert "eval" not in scope
+    assert strideweave.eval("size(4:1)") == 4
+
+
 def all_objects():
     yield "strideweave", strideweave
-    for name in strideweave.__all__:
+    for name in PUBLIC:
         obj = getattr(strideweave, name)
         if inspect.isclass(obj) or callable(obj):
             yield name, obj
@@ -83,7 +96,7 @@ def all_objects():
 @pytest.mark.parametrize("name, obj", list(documented_objects()), ids=lambda x: x if isinstance(x, str) else "")
 def test_docstring_examples_run(name, obj):
     doc = doc_of(obj)
-    globs = {n: getattr(strideweave, n) for n in strideweave.__all__}
+    globs = {n: getattr(strideweave, n) for n in PUBLIC}
     test = doctest.DocTestParser().get_doctest(doc, globs, name, None, 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
@@ -97,7 +110,7 @@ def test_examples_cover_the_main_entry_points():
 
 
 def test_public_classes_and_functions_have_docstrings():
-    for name in strideweave.__all__:
+    for name in PUBLIC:
         obj = getattr(strideweave, name)
         if inspect.isclass(obj) or inspect.isfunction(obj) or inspect.isbuiltin(obj):
             assert (obj.__doc__ or "").strip(), name

@@ -230,6 +230,43 @@ def test_argmax_plan_on_arrays():
     assert repr(Op.argmax(1)) == "Op.argmax(1)"
 
 
+def test_run_rejects_a_typed_array_of_another_dtype():
+    """Only the byte count of a binding is checked by the kernel, so an int64 array for
+    an i32 Argmax output (pairs of int32 read as one int64) or float32 values of packed
+    bytes would silently be the wrong elements: a typed array must hold the port's
+    dtype, and one-byte arrays and untyped buffers are raw bytes."""
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    plan = prepare(Op.argmax(1), ["f32[3,4]"], ["i32[3]"])
+    wrong = np.full(6, 7, np.int64)[:3]
+    with pytest.raises(TypeError, match=r"output 0: an array of dtype int64 is bound to a port of i32\[3\]"):
+        plan.run([x], [wrong])
+    assert (wrong == 7).all()
+    with pytest.raises(TypeError, match=r"input 0: an array of dtype float64"):
+        plan.run([x.astype(np.float64)], [np.empty(3, np.int32)])
+    out = np.empty(3, np.int32)
+    plan.run([x], [out])
+    assert out.tolist() == [3, 3, 3]
+    raw = np.zeros(12, np.uint8)
+    plan.run([x.view(np.uint8)], [raw])
+    assert raw.view(np.int32).tolist() == [3, 3, 3]
+    packed = pack(np.ones((1, 5, 7, 20), np.float32), TILED)
+    with pytest.raises(TypeError, match="elements are bf16"):
+        unpack(packed.astype(np.float32), TILED, "f32")
+    bits = packed.view(np.uint16)  # raw bf16 bits are accepted
+    assert (unpack(bits, TILED, "f32") == 1.0).all()
+
+
+def test_argmax_negative_axis_names_the_rule():
+    with pytest.raises(TensorError, match="axis-out-of-range: axis -1: axes count from 0") as info:
+        Op.argmax(-1)
+    assert info.value.rule == "axis-out-of-range"
+
+
+def test_pack_of_a_list_says_what_it_became():
+    with pytest.raises(ValueError, match="a list becomes float64"):
+        pack([1.0, 2.0], "bf16[2]")
+
+
 def test_pack_errors_name_the_rule():
     with pytest.raises(TensorError, match="dims-mismatch"):
         pack(np.zeros((2, 3), np.float32), "bf16[3,2]")

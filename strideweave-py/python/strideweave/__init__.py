@@ -85,7 +85,6 @@ __all__ = [
     "Tree",
     "copy",
     "copy_if",
-    "eval",
     "fill",
     "local_partition",
     "local_tile",

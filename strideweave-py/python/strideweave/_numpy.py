@@ -54,11 +54,15 @@ def spec_of(array):
     TensorSpec("f32[4,3] strided(24,8)")
     """
     np = _np()
+    given = type(array).__name__
     array = np.asarray(array) if not hasattr(array, "dtype") else array
     name = _NAMES.get(array.dtype.name)
     if name is None:
+        converted = ""
+        if given != "ndarray":
+            converted = f" (a {given} becomes {array.dtype}: use numpy.asarray(x, numpy.float32))"
         raise ValueError(
-            f"no tensor dtype for NumPy dtype {array.dtype} "
+            f"no tensor dtype for NumPy dtype {array.dtype}{converted} "
             "(float32, float16, bfloat16, int32, int64); for raw bf16 bits in a uint16 "
             "array pass the spec, e.g. pack(x, to, from_spec=\"bf16[4,16] contiguous\")"
         )

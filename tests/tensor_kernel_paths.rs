@@ -855,7 +855,63 @@ fn f32_into_f16_tile_pixel_pairs_match_the_oracle_on_every_path() {
             "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
         ),
     ];
-    check_cases(&cases, &[("f32", "f16")], 23, false);
+    check_cases(&cases, &[("f32", "f16"), ("f32", "bf16")], 23, false);
+}
+
+/// F32 into 16-slot BF16 tile pixels two at a time, where one instruction rounds both
+/// pixels' groups but flushes subnormals: inputs dense in subnormals (every other
+/// element one, the rest normal values, rounding ties, NaNs of both signs, infinities and
+/// zeros) still round each as `half` does, into tiles and MlaCBlocked blocks, last
+/// groups of 8 or fewer channels and more.
+/// Spec requirement (tensor storage, conversions): every element converted as `half`
+/// converts it (round to nearest even, subnormals kept, NaNs quiet).
+#[test]
+fn f32_into_bf16_pixel_pairs_keep_subnormals_on_every_path() {
+    let specials: [u32; 12] = [
+        0x0000_0001,
+        0x8000_8000,
+        0x007F_FFFF,
+        0x0000_7FFF,
+        0x3F80_8000,
+        0x3F81_8000,
+        0x7FC0_0001,
+        0xFF80_0001,
+        0x7F80_0000,
+        0x8000_0000,
+        0x0040_8000,
+        0x8001_8001,
+    ];
+    let cases = [
+        (
+            "1,9,7,40",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "2,5,11,8",
+            "mla-tiled(roles=.HWC, tile=(1,2,5,16), align=64)",
+        ),
+        ("1,7,9,100", "mla-cblocked(tile=(4,3), align=64)"),
+        (
+            "1,5,6,64",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+    ];
+    for (dims, placement) in cases {
+        let from = spec(&format!("f32[{dims}]"));
+        let to = spec(&format!("bf16[{dims}] {placement}"));
+        let n = from.dims.element_count().unwrap() as usize;
+        let bytes: Vec<u8> = (0..n)
+            .flat_map(|i| {
+                let bits = if i % 2 == 0 {
+                    0x0000_0001u32.wrapping_add((i as u32).wrapping_mul(0x9E37)) & 0x807F_FFFF
+                } else {
+                    specials[i / 2 % specials.len()]
+                };
+                bits.to_le_bytes()
+            })
+            .collect();
+        check_all_paths_on(&from, &to, &AlignedBytes::from_slice(&bytes));
+    }
 }
 
 /// BF16 copies into 32-slot byte-plane tiles with a partial last channel group, which

@@ -192,6 +192,12 @@ pub fn thread_counts() -> Vec<usize> {
 pub fn check_all_paths(from: &TensorSpec, to: &TensorSpec, seed: u64) {
     let plan = prepare(Op::conversion(from, to), &[*from], &[*to]).unwrap();
     let input = random_input(plan.inputs()[0].bytes as usize, seed);
+    check_all_paths_on(from, to, &input)
+}
+
+/// [`check_all_paths`] on the given input bytes.
+pub fn check_all_paths_on(from: &TensorSpec, to: &TensorSpec, input: &AlignedBytes) {
+    let plan = prepare(Op::conversion(from, to), &[*from], &[*to]).unwrap();
     let want = oracle(from, to, input.as_slice());
     for path in paths() {
         for &threads in &thread_counts() {
@@ -200,7 +206,7 @@ pub fn check_all_paths(from: &TensorSpec, to: &TensorSpec, seed: u64) {
                     .path(path)
                     .threads(threads)
                     .tile_dispatch(tiles);
-                let got = run(&plan, &input, opts);
+                let got = run(&plan, input, opts);
                 let got = got.as_slice();
                 if got == want.as_slice() {
                     continue;

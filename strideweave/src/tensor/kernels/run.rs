@@ -1449,10 +1449,11 @@ mod x86 {
             if f16_pairs_fit::<S, D>(s, d, r) {
                 // SAFETY: same contract; `f16_pairs_fit` checked the pixel layout.
                 return unsafe {
-                    if r.group(r.groups() - 1).0 <= 8 {
-                        f16_pairs::<S, D, true>(src, s, dst, d, r, g)
-                    } else {
-                        f16_pairs::<S, D, false>(src, s, dst, d, r, g)
+                    match (r.group(r.groups() - 1).0 <= 8, d.fmt == Fmt::Planes(16)) {
+                        (true, false) => f16_pairs::<S, D, true, false>(src, s, dst, d, r, g),
+                        (false, false) => f16_pairs::<S, D, false, false>(src, s, dst, d, r, g),
+                        (true, true) => f16_pairs::<S, D, true, true>(src, s, dst, d, r, g),
+                        (false, true) => f16_pairs::<S, D, false, true>(src, s, dst, d, r, g),
                     }
                 };
             }
@@ -1671,6 +1672,10 @@ mod x86 {
                     for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sp, dp, _| {
                         block32(sp, sf, dp, df, u32::MAX, u32::MAX)
                     })
+                } else if slots == 32 && narrow32::<S, D>(sf, df, true) {
+                    for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sp, dp, _| {
+                        group32_narrow::<D, DP>(sp, dp, u32::MAX)
+                    })
                 } else {
                     for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sp, dp, _| {
                         let mut k = 0;
@@ -1759,16 +1764,19 @@ mod x86 {
             }
         }
 
-        /// Whether [`f16_pairs`] takes `r`: dense F32 pixels into 16-slot F16 pixels that
-        /// follow each other (a tile's), every slot written (tiles are padded), at least
-        /// one full group a pixel. Not into BF16 byte planes (22 cells 1.0x to 1.15x
-        /// slower than a pixel at a time) nor out of 16-bit tiles into F32 (0.8x to 0.95x
-        /// on tensors past L2, but 1.02x to 1.09x on small ones).
+        /// Whether [`f16_pairs`] takes `r`: dense F32 pixels into 16-slot F16 or BF16
+        /// pixels (elements or byte planes) that follow each other (a tile's), every slot
+        /// written (tiles are padded), at least one full group a pixel. BF16 pairs are one
+        /// `vcvtne2ps2bf16` ([`narrow_pair`]): on the Intel machine, 24 cells into
+        /// 1x4x4x16 tiles and (4,4) blocks 0.88x geomean (0.63x to 1.01x; with two
+        /// separate conversions they had measured 1.0x to 1.15x slower on Zen 5). Not
+        /// out of 16-bit tiles into F32 (0.8x to 0.95x on tensors past L2, but 1.02x to
+        /// 1.09x on small ones).
         fn f16_pairs_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
             S::W == 4
-                && D::DTYPE == DType::F16
+                && matches!(D::DTYPE, DType::F16 | DType::BF16)
                 && s.fmt == Fmt::Elements(4)
-                && d.fmt == Fmt::Elements(2)
+                && (d.fmt == Fmt::Elements(2) || d.fmt == Fmt::Planes(16))
                 && d.pixel == 32
                 && d.group != 32
                 && r.slots == 16
@@ -1792,7 +1800,7 @@ mod x86 {
         /// As for `grid`, with [`f16_pairs_fit`].
         #[inline(never)]
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,avx512vbmi")]
-        unsafe fn f16_pairs<S: Elem, D: Elem, const HALF: bool>(
+        unsafe fn f16_pairs<S: Elem, D: Elem, const HALF: bool, const DP: bool>(
             src: *const u8,
             s: Side,
             dst: *mut u8,
@@ -1800,7 +1808,14 @@ mod x86 {
             r: Row,
             g: Grid,
         ) {
-            let (sf, df) = (Fmt::Elements(4), Fmt::Elements(2));
+            let (sf, df) = (
+                Fmt::Elements(4),
+                if DP {
+                    Fmt::Planes(16)
+                } else {
+                    Fmt::Elements(2)
+                },
+            );
             let last = r.groups() - 1;
             // Elements read in the last group (its 16 slots are all written: zeros past).
             let tail = ((1u32 << r.group(last).0) - 1) as __mmask16;
@@ -1814,9 +1829,9 @@ mod x86 {
                 if walk_by_group::<S, D>(s, d, r) {
                     return for_each_group_by::<S, D, 2>(src, s, dst, d, r, g, |sp, dp, l, n| {
                         if n == 2 && half && l {
-                            half_pair_into_f16(sp, s, dp, tail as u8)
+                            half_pair_into::<D, DP>(sp, s, dp, tail as u8)
                         } else if n == 2 {
-                            pair_into_f16(sp, s, dp, lanes(l))
+                            pair_into::<D, DP>(sp, s, dp, lanes(l))
                         } else {
                             block::<S, D>(sp, sf, dp, df, 0, lanes(l), 0xFFFF)
                         }
@@ -1831,9 +1846,9 @@ mod x86 {
                         for gi in 0..=last {
                             let vm = lanes(gi == last);
                             if two && half && gi == last {
-                                half_pair_into_f16(sg, s, dg, tail as u8);
+                                half_pair_into::<D, DP>(sg, s, dg, tail as u8);
                             } else if two {
-                                pair_into_f16(sg, s, dg, vm);
+                                pair_into::<D, DP>(sg, s, dg, vm);
                             } else {
                                 // An odd last pixel.
                                 block::<S, D>(sg, sf, dg, df, 0, vm, 0xFFFF);
@@ -1858,7 +1873,12 @@ mod x86 {
         /// # Safety
         /// The pair's elements in `m` are readable and the 64 bytes writable.
         #[inline(always)]
-        unsafe fn half_pair_into_f16(sg: *const u8, s: Side, dg: *mut u8, m: u8) {
+        unsafe fn half_pair_into<D: Elem, const DP: bool>(
+            sg: *const u8,
+            s: Side,
+            dg: *mut u8,
+            m: u8,
+        ) {
             // SAFETY: only the lanes in `m` are read and the 64 bytes written (caller).
             unsafe {
                 let second = sg.add(s.pixel);
@@ -1870,30 +1890,149 @@ mod x86 {
                         _mm256_maskz_loadu_ps(m, second.cast()),
                     )
                 };
-                let a = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(x);
-                let b = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(y);
-                let v = _mm512_inserti32x4::<2>(_mm512_zextsi128_si512(a), b);
+                let v = if D::DTYPE == DType::F16 {
+                    let a = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(x);
+                    let b = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(y);
+                    _mm512_inserti32x4::<2>(_mm512_zextsi128_si512(a), b)
+                } else {
+                    let sub = _mm256_fpclass_ps_mask::<0x20>(x) | _mm256_fpclass_ps_mask::<0x20>(y);
+                    if sub != 0 {
+                        let (a, b) = (
+                            _mm512_zextsi256_si512(_mm256_castps_si256(x)),
+                            _mm512_zextsi256_si512(_mm256_castps_si256(y)),
+                        );
+                        return pair_store::<D, DP>(dg, a, b);
+                    }
+                    // [x0..x7 y0..y7] as BF16 lanes.
+                    let xy: __m256i = std::mem::transmute(_mm256_cvtne2ps_pbh(y, x));
+                    if DP {
+                        let idx = _mm512_loadu_si512(HALF_PLANES.as_ptr().cast());
+                        _mm512_maskz_permutexvar_epi8(
+                            HALF_PLANES_BYTES,
+                            idx,
+                            _mm512_zextsi256_si512(xy),
+                        )
+                    } else {
+                        _mm512_inserti32x4::<2>(
+                            _mm512_zextsi128_si512(_mm256_castsi256_si128(xy)),
+                            _mm256_extracti128_si256::<1>(xy),
+                        )
+                    }
+                };
                 _mm512_storeu_si512(dg.cast(), v);
             }
         }
 
+        /// `vpermb` indices from 16 BF16 lanes (two pixels' 8 elements each) to the two
+        /// pixels' 16-slot byte planes; the bytes of [`HALF_PLANES_BYTES`] take them, the
+        /// others (slots 8 to 15) are zeroed.
+        const HALF_PLANES: [u8; 64] = {
+            let mut idx = [0u8; 64];
+            let mut b = 0;
+            while b < 64 {
+                let (pixel, j) = (b / 32, b % 32);
+                let (lane, high) = (pixel * 8 + j % 16, j >= 16);
+                idx[b] = (2 * lane + high as usize) as u8;
+                b += 1;
+            }
+            idx
+        };
+
+        /// The bytes of [`HALF_PLANES`] that hold an element: slots 0 to 7 of each plane.
+        const HALF_PLANES_BYTES: u64 = 0x00FF_00FF_00FF_00FF;
+
         /// One group of two pixels (see [`f16_pairs`]): the F32 elements in `vm` of each
-        /// from `sg` and `sg + s.pixel` into the two F16 groups' 64 bytes at `dg` (zeros
-        /// past `vm`).
+        /// from `sg` and `sg + s.pixel` into the two 16-slot groups' 64 bytes at `dg`
+        /// (zeros past `vm`; byte planes with `DP`).
         ///
         /// # Safety
         /// The pair's elements in `vm` are readable and the 64 bytes writable.
         #[inline(always)]
-        unsafe fn pair_into_f16(sg: *const u8, s: Side, dg: *mut u8, vm: __mmask16) {
+        unsafe fn pair_into<D: Elem, const DP: bool>(
+            sg: *const u8,
+            s: Side,
+            dg: *mut u8,
+            vm: __mmask16,
+        ) {
             // SAFETY: only the lanes in `vm` are read and the 64 bytes written (caller).
             unsafe {
                 let a = _mm512_maskz_loadu_epi32(vm, sg.cast());
                 let b = _mm512_maskz_loadu_epi32(vm, sg.add(s.pixel).cast());
-                let v = _mm512_inserti64x4::<1>(
-                    _mm512_castsi256_si512(narrow(DType::F16, a)),
-                    narrow(DType::F16, b),
-                );
-                _mm512_storeu_si512(dg.cast(), v);
+                pair_store::<D, DP>(dg, a, b)
+            }
+        }
+
+        /// Stores the F32 lanes of `a` then `b` as 32 lanes of `D` at `dg` (two 16-slot
+        /// pixels; byte planes with `DP`). BF16 pairs are one `vcvtne2ps2bf16` unless a
+        /// lane is subnormal (which it flushes; [`narrow`] keeps them).
+        ///
+        /// # Safety
+        /// The 64 bytes at `dg` are writable.
+        #[inline(always)]
+        unsafe fn pair_store<D: Elem, const DP: bool>(dg: *mut u8, a: __m512i, b: __m512i) {
+            // SAFETY: the 64 bytes are writable (caller); the callers enable the
+            // features.
+            unsafe {
+                let v = narrow_pair::<D>(a, b);
+                let v = if DP { to_planes(v, 16) } else { v };
+                _mm512_storeu_si512(dg.cast(), v)
+            }
+        }
+
+        /// The F32 lanes of `a` then `b` as 32 lanes of `D` (F16 or BF16). BF16 is one
+        /// `vcvtne2ps2bf16` for both unless a lane is subnormal (it flushes those;
+        /// [`narrow`] keeps them): half the conversions of two [`narrow`]s, which on the
+        /// Intel machine share a port with the compares and byte shuffles.
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,avx512vbmi")]
+        fn narrow_pair<D: Elem>(a: __m512i, b: __m512i) -> __m512i {
+            let sub = |x: __m512i| _mm512_fpclass_ps_mask::<0x20>(_mm512_castsi512_ps(x));
+            if D::DTYPE == DType::BF16 && sub(a) | sub(b) == 0 {
+                let ab = _mm512_cvtne2ps_pbh(_mm512_castsi512_ps(b), _mm512_castsi512_ps(a));
+                // SAFETY: 32 BF16 lanes reinterpreted as the same 64 bytes.
+                unsafe { std::mem::transmute::<__m512bh, __m512i>(ab) }
+            } else {
+                _mm512_inserti64x4::<1>(
+                    _mm512_castsi256_si512(narrow(D::DTYPE, a)),
+                    narrow(D::DTYPE, b),
+                )
+            }
+        }
+
+        /// Whether a 32-slot group narrows F32 into 16-bit slots by [`group32_narrow`]:
+        /// contiguous F32 elements into BF16 elements or 32-slot byte planes, or into F16
+        /// elements where every group is `whole` (F32 into BF16 1x8x8x32 tiles, 12
+        /// shapes: 0.63x to 1.0x, 0.89x geomean; into F16 0.81x to 0.99x where the
+        /// channels fill whole groups, but up to 1.1x slower with a partial last group).
+        #[inline(always)]
+        fn narrow32<S: Elem, D: Elem>(sf: Fmt, df: Fmt, whole: bool) -> bool {
+            S::W == 4
+                && (D::DTYPE == DType::BF16 || (whole && D::DTYPE == DType::F16))
+                && sf == Fmt::Elements(4)
+                && matches!(df, Fmt::Elements(2) | Fmt::Planes(32))
+        }
+
+        /// A 32-slot group of F32 elements into F16 or BF16 (see [`narrow32`]): the
+        /// elements in `vm` converted as one pair ([`narrow_pair`]) and all 32 slots
+        /// written (zero where `vm` is clear) by one 64-byte store, byte planes by one
+        /// shuffle of the whole pixel; two 16-lane blocks took two conversions and two
+        /// stores, or four 16-byte ones into planes.
+        ///
+        /// # Safety
+        /// [`narrow32`] holds; the elements in `vm` readable and the 32 slots writable.
+        #[inline(always)]
+        unsafe fn group32_narrow<D: Elem, const DP: bool>(
+            sp: *const u8,
+            dp: *mut u8,
+            vm: __mmask32,
+        ) {
+            // SAFETY: only the lanes in `vm` are read, the group's 64 bytes written.
+            unsafe {
+                let a = _mm512_maskz_loadu_epi32(vm as __mmask16, sp.cast());
+                let b = _mm512_maskz_loadu_epi32((vm >> 16) as __mmask16, sp.add(64).cast());
+                let v = narrow_pair::<D>(a, b);
+                let v = if DP { to_planes(v, 32) } else { v };
+                _mm512_storeu_si512(dp.cast(), v);
             }
         }
 
@@ -2186,6 +2325,7 @@ mod x86 {
             // SAFETY: rows in bounds (contract); every full group holds `slots` elements
             // and slots (`FULL` when nonzero), the last one `nv` and `ns` (`Row::group`).
             let wide = FULL == 32 && wide32::<S, D>(sf, df);
+            let pair32 = FULL == 32 && narrow32::<S, D>(sf, df, false);
             // BF16 copies into 32-slot byte-plane tiles with a partial last group also go
             // group by group from 8 pixels a row: each group's pixels are then one run of
             // whole lines (80 random cells, the copies into tiles 0.945x geomean, 0.74x
@@ -2203,6 +2343,8 @@ mod x86 {
                             (u32::MAX, u32::MAX)
                         };
                         block32(sg, sf, dg, df, vm, sm);
+                    } else if pair32 && !(is_last && (ONE || lsm != u32::MAX)) {
+                        group32_narrow::<D, DP>(sg, dg, if is_last { lvm } else { u32::MAX });
                     } else if !is_last {
                         if FULL == 8 {
                             block8::<S, D>(sg, sf, dg, df);

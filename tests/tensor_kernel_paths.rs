@@ -914,6 +914,60 @@ fn f32_into_bf16_pixel_pairs_keep_subnormals_on_every_path() {
     }
 }
 
+/// F16 into BF16 tiles, where the AVX-512 path widens two channel groups (two tile
+/// pixels of a 16-slot group, or the halves of a whole 32-slot group) and narrows both
+/// by one `vcvtne2ps2bf16`: every F16 bit pattern (subnormals, both zeros, infinities,
+/// NaNs with payloads) in 16-slot tiles with a partial last group, whole groups, (4,3)
+/// blocks and 32-slot tiles, then read back out of the tiles.
+/// Spec requirement (tensor storage, conversions): F16 -> BF16 rounds to nearest even
+/// through F32, bit-exact with `half`; padding written as zero.
+#[test]
+fn f16_into_bf16_group_pairs_match_the_oracle_for_every_f16() {
+    let cases = [
+        (
+            "3,9,7,40",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "2,5,6,64",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        ("2,7,9,100", "mla-cblocked(tile=(4,3), align=64)"),
+        (
+            "3,9,11,64",
+            "mla-tiled(roles=.HWC, tile=(1,8,8,32), align=64)",
+        ),
+        (
+            "3,5,7,96",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,32), align=64)",
+        ),
+        (
+            "1,13,11,96",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,32), align=64)",
+        ),
+    ];
+    let mut seen = vec![false; 1 << 16];
+    let mut next = 0u32;
+    for (k, (dims, placement)) in cases.iter().enumerate() {
+        let from = spec(&format!("f16[{dims}]"));
+        let to = spec(&format!("bf16[{dims}] {placement}"));
+        let n = from.dims.element_count().unwrap() as usize;
+        // An odd multiplier walks all 2^16 patterns as the count goes on across cases.
+        let bytes: Vec<u8> = (0..n)
+            .flat_map(|_| {
+                let bits = next.wrapping_mul(40503) as u16;
+                next += 1;
+                seen[bits as usize] = true;
+                bits.to_le_bytes()
+            })
+            .collect();
+        check_all_paths_on(&from, &to, &AlignedBytes::from_slice(&bytes));
+        let tiled = spec(&format!("f16[{dims}] {placement}"));
+        check_all_paths(&tiled, &spec(&format!("bf16[{dims}]")), 31 + k as u64);
+    }
+    assert!(seen.iter().all(|&s| s), "every F16 pattern is converted");
+}
+
 /// BF16 copies into 32-slot byte-plane tiles with a partial last channel group, which
 /// the AVX-512 path walks group by group from 8 pixels a tile row (fewer pixels, pixel
 /// by pixel): 40, 75 and 291 channels in 1x8x8x32, 1x4x8x32 and 1x2x4x32 tiles, rows of

@@ -968,6 +968,34 @@ fn f16_into_bf16_group_pairs_match_the_oracle_for_every_f16() {
     assert!(seen.iter().all(|&s| s), "every F16 pattern is converted");
 }
 
+/// 32-slot tiles whose last channel group holds 16 to 31 channels (48, 60 and 120
+/// channels): the group walk's instances for such a group (`planned` with a last group
+/// of 16 or more), every dtype pair, into and out of the tiles.
+/// Spec requirement (tensor storage, MlaTiled): tiles hold D/H/W/C pixels, padding
+/// written as zero.
+#[test]
+fn long_last_groups_of_32_slot_tiles_match_the_oracle_on_every_path() {
+    let cases = [
+        (
+            "1,9,11,48",
+            "mla-tiled(roles=.HWC, tile=(1,8,8,32), align=64)",
+        ),
+        (
+            "2,5,7,60",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,32), align=64)",
+        ),
+        (
+            "1,3,10,120",
+            "mla-tiled(roles=.HWC, tile=(1,2,8,32), align=64)",
+        ),
+    ];
+    let pairs: Vec<(&str, &str)> = DTYPES
+        .iter()
+        .flat_map(|a| DTYPES.iter().map(move |b| (*a, *b)))
+        .collect();
+    check_cases(&cases, &pairs, 37, true);
+}
+
 /// BF16 copies into 32-slot byte-plane tiles with a partial last channel group, which
 /// the AVX-512 path walks group by group from 8 pixels a tile row (fewer pixels, pixel
 /// by pixel): 40, 75 and 291 channels in 1x8x8x32, 1x4x8x32 and 1x2x4x32 tiles, rows of

@@ -1777,10 +1777,7 @@ mod x86 {
         /// out of 16-bit tiles into F32 (0.8x to 0.95x on tensors past L2, but 1.02x to
         /// 1.09x on small ones).
         fn narrow_pairs_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
-            (from_f16_into_bf16::<S, D>(s.fmt)
-                || (S::W == 4
-                    && matches!(D::DTYPE, DType::F16 | DType::BF16)
-                    && s.fmt == Fmt::Elements(4)))
+            narrows_in_pairs::<S, D>(s.fmt)
                 && (d.fmt == Fmt::Elements(2) || d.fmt == Fmt::Planes(16))
                 && d.pixel == 32
                 && d.group != 32
@@ -2037,18 +2034,22 @@ mod x86 {
         /// `[1,7,7,2048]` 1.12x to 1.16x).
         #[inline(always)]
         fn narrow32<S: Elem, D: Elem>(sf: Fmt, df: Fmt, whole: bool) -> bool {
-            let from_f32 = S::W == 4
-                && (D::DTYPE == DType::BF16 || (whole && D::DTYPE == DType::F16))
-                && sf == Fmt::Elements(4);
-            (from_f32 || (whole && from_f16_into_bf16::<S, D>(sf)))
+            narrows_in_pairs::<S, D>(sf)
+                && (whole || (S::W == 4 && D::DTYPE == DType::BF16))
                 && matches!(df, Fmt::Elements(2) | Fmt::Planes(32))
         }
 
-        /// F16 elements into BF16: pairs of groups widen each and narrow both by one
-        /// `vcvtne2ps2bf16` (F16 values are never F32 subnormals).
+        /// Whether contiguous `S` elements go into `D` by [`narrow_pair`]: F32 into F16
+        /// or BF16, or F16 into BF16 (each group widened first; F16 values are never F32
+        /// subnormals).
         #[inline(always)]
-        fn from_f16_into_bf16<S: Elem, D: Elem>(sf: Fmt) -> bool {
-            S::DTYPE == DType::F16 && D::DTYPE == DType::BF16 && sf == Fmt::Elements(2)
+        fn narrows_in_pairs<S: Elem, D: Elem>(sf: Fmt) -> bool {
+            sf == Fmt::Elements(S::W)
+                && match S::DTYPE {
+                    DType::F32 => matches!(D::DTYPE, DType::F16 | DType::BF16),
+                    DType::F16 => D::DTYPE == DType::BF16,
+                    _ => false,
+                }
         }
 
         /// A 32-slot group of F32 elements into F16 or BF16, or of F16 elements (each half
@@ -2067,10 +2068,11 @@ mod x86 {
         ) {
             // SAFETY: only the lanes in `vm` are read, the group's 64 bytes written.
             unsafe {
+                // F16: the group's 64 bytes in one load, each half widened.
                 let (a, b) = if S::W == 4 {
                     (
-                        _mm512_maskz_loadu_epi32(vm as __mmask16, sp.cast()),
-                        _mm512_maskz_loadu_epi32((vm >> 16) as __mmask16, sp.add(64).cast()),
+                        load_f32::<S>(sp, vm as __mmask16),
+                        load_f32::<S>(sp.add(64), (vm >> 16) as __mmask16),
                     )
                 } else {
                     let x = _mm512_maskz_loadu_epi16(vm, sp.cast());

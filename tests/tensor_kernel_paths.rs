@@ -789,6 +789,54 @@ fn long_rows_of_aliased_pixels_match_the_oracle_on_every_path() {
     );
 }
 
+/// Copies of pixels a multiple of 1 KiB apart into tiles whose channel tiles lie a
+/// multiple of 2 KiB apart, walked channel tiles outermost, several source lines of
+/// groups per row: strided inputs whose channel count leaves full groups and a partial
+/// one after the last whole step, every path.
+/// Spec requirement (tensor storage, MlaTiled): tiles visited C/D/H/W holding D/H/W/C
+/// pixels, BF16 pixels as low bytes then high bytes, padding written as zero.
+#[test]
+fn copies_of_aliased_pixels_in_many_groups_match_the_oracle_on_every_path() {
+    let cases = [
+        // 62 full 16-slot groups and 8 channels, pixels 2 KiB apart, 4 spatial tiles.
+        (
+            "f16",
+            "1,7,7,1000",
+            "strided(100352,14336,2048,2)",
+            "(1,4,4,16)",
+        ),
+        (
+            "bf16",
+            "1,7,7,1000",
+            "strided(100352,14336,2048,2)",
+            "(1,4,4,16)",
+        ),
+        // 125 8-slot groups, pixels 4 KiB apart, 8 spatial tiles.
+        (
+            "f32",
+            "1,7,13,1000",
+            "strided(372736,53248,4096,4)",
+            "(1,4,4,8)",
+        ),
+        // 16-bit 8-slot groups: 62 full and 4 channels, pixels 1 KiB apart, two images.
+        (
+            "f16",
+            "2,5,13,500",
+            "strided(66560,13312,1024,2)",
+            "(1,4,4,8)",
+        ),
+    ];
+    for (dt, dims, strided, tile) in cases {
+        check_all_paths(
+            &spec(&format!("{dt}[{dims}] {strided}")),
+            &spec(&format!(
+                "{dt}[{dims}] mla-tiled(roles=.HWC, tile={tile}, align=64)"
+            )),
+            21,
+        );
+    }
+}
+
 /// 16-bit elements in 16-slot tiles and blocks, which the kernels move two pixels per
 /// 64-byte vector on the tiles' side: rows of odd length (a single pixel at the end),
 /// whole channel tiles and a partial last one (BF16 copies out of tiles split the two),

@@ -750,7 +750,7 @@ const GROUP_OUTER_ALIASED: usize = 1024;
 /// walk when the source pixels alias: a row of one line's worth of groups visits each
 /// destination tile's channel tile for only a few hundred bytes before the next, and
 /// longer runs per visit measured faster on the Intel machine (`[1,7,7,2048]` into
-/// 1x4x4x16 tiles: BF16 byte planes 24 -> 14 us, F16 0.8x; `[1,8,8,2048]` BF16 0.45x;
+/// 1x4x4x16 tiles: BF16 byte planes 23 -> 12 us, F16 0.8x; `[1,8,8,2048]` BF16 0.45x;
 /// `f32[1,14,14,1024]` into 1x4x4x8 tiles 0.85x; 8 lines sat between 1 and 16).
 /// Widening conversions keep one line: 16 measured 1.05 to 1.15x slower.
 const GROUP_OUTER_COPY_LINES: usize = 16;
@@ -805,7 +805,8 @@ enum OverGrid {
 /// multiple of [`GROUP_OUTER_ALIASED`] bytes apart, a group's pixels share a few L1 sets
 /// and a line of them would be read again for every group it holds, so each row takes a
 /// line's worth of groups instead of one (`[1,14,14,1024]` into 1x4x4x8 tiles: f16 1.5x,
-/// f32 1.7x faster; `[1,8,8,2048]` into 1x4x4x16 tiles, 16-bit: 1.3x).
+/// f32 1.7x faster; `[1,8,8,2048]` into 1x4x4x16 tiles, 16-bit: 1.3x), and copies
+/// [`GROUP_OUTER_COPY_LINES`] lines' worth.
 fn over_grid<S: Elem, D: Elem>(s: Side, d: Side, r: Row, g: Grid) -> Option<OverGrid> {
     let full = r.valid / r.slots;
     let fits = full >= GROUP_OUTER_MIN

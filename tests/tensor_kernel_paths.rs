@@ -484,6 +484,45 @@ fn every_pair_through_8_16_and_32_slot_tiles_matches_the_oracle_on_every_path() 
     check_cases(&cases, &pairs, 11, true);
 }
 
+/// 32-slot groups as two fixed 16-lane blocks: whole groups of 16-bit pairs and F32
+/// (64 and 96 channels, no mask), and a partial last group of 16 to 31 channels (48,
+/// 50 and 120: a whole first block, a masked second one, padding zeroed), in tiles of
+/// rows of one, two and eight pixels, every pair, both directions, every path.
+/// Spec requirement (tensor storage, MlaTiled): tiles visited C/D/H/W holding D/H/W/C
+/// pixels, BF16 pixels as low bytes then high bytes, padding written as zero and never
+/// read; conversions bit-exact in every direction.
+#[test]
+fn thirty_two_slot_groups_in_fixed_blocks_match_the_oracle_on_every_path() {
+    let cases = [
+        (
+            "1,9,10,64",
+            "mla-tiled(roles=.HWC, tile=(1,8,8,32), align=64)",
+        ),
+        (
+            "1,3,5,96",
+            "mla-tiled(roles=.HWC, tile=(1,2,2,32), align=64)",
+        ),
+        (
+            "1,9,10,48",
+            "mla-tiled(roles=.HWC, tile=(1,8,8,32), align=64)",
+        ),
+        (
+            "2,3,5,50",
+            "mla-tiled(roles=.HWC, tile=(1,2,1,32), align=64)",
+        ),
+        (
+            "1,5,9,120",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,32), align=64)",
+        ),
+    ];
+    let dtypes = ["f32", "f16", "bf16"];
+    let pairs: Vec<(&str, &str)> = dtypes
+        .iter()
+        .flat_map(|&a| dtypes.iter().map(move |&b| (a, b)))
+        .collect();
+    check_cases(&cases, &pairs, 23, true);
+}
+
 /// Tiles with an alignment gap after every tile, in rows whose tiles are all consecutive
 /// (one D/H tile row: a 1-D tensor, a 2-D tensor with roles WC) and in rows whose
 /// channel tiles lie apart, both directions: the gaps are zeroed, and never read back.

@@ -1695,6 +1695,11 @@ mod x86 {
                     for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sp, dp, _| {
                         group32_narrow::<S, D, DP>(sp, dp, u32::MAX)
                     })
+                } else if slots == 32 {
+                    for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sp, dp, _| {
+                        block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF);
+                        block::<S, D>(sp, sf, dp, df, 16, 0xFFFF, 0xFFFF);
+                    })
                 } else {
                     for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sp, dp, _| {
                         let mut k = 0;
@@ -2442,6 +2447,12 @@ mod x86 {
                                 zero::<D>(dg, df, 16 * b, 0xFFFF);
                             }
                         }
+                    } else if FULL == 32 {
+                        // Two blocks of fixed masks (a run-time block loop per pixel
+                        // measured 1.3x to 2x slower, see `grid_whole`).
+                        let (vm, wm) = (lvm as __mmask16, lsm as __mmask16);
+                        block::<S, D>(sg, sf, dg, df, 0, vm, wm);
+                        block::<S, D>(sg, sf, dg, df, 16, (lvm >> 16) as _, (lsm >> 16) as _);
                     } else {
                         last.run::<S, D>(sg, sf, dg, df);
                     }

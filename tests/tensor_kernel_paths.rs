@@ -523,6 +523,43 @@ fn thirty_two_slot_groups_in_fixed_blocks_match_the_oracle_on_every_path() {
     check_cases(&cases, &pairs, 23, true);
 }
 
+/// Rows of exactly 4 and 8 pixels walked group by group with the pixel loop unrolled:
+/// 16-bit pixel pairs into and out of 16-slot tiles and (4,4) blocks (BF16 byte planes
+/// included), and many-group pixels whose groups crowd an L1 set (one pixel a call), in
+/// rows of 4 and 8 pixels beside partial rows of 1 to 3 and 5 to 7 at the edges, every
+/// pair, both directions, every path.
+/// Spec requirement (tensor storage, MlaTiled and MlaCBlocked): tiles visited C/D/H/W
+/// holding D/H/W/C pixels, BF16 pixels as low bytes then high bytes, padding written as
+/// zero and never read; conversions bit-exact in every direction.
+#[test]
+fn rows_of_four_and_eight_pixels_by_group_match_the_oracle_on_every_path() {
+    let cases = [
+        (
+            "1,8,9,64",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        ("2,5,7,48", "mla-cblocked(tile=(4,4), align=64)"),
+        (
+            "1,9,12,32",
+            "mla-tiled(roles=.HWC, tile=(1,2,8,16), align=64)",
+        ),
+        (
+            "1,4,11,512",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "1,3,13,256",
+            "mla-tiled(roles=.HWC, tile=(1,1,8,32), align=64)",
+        ),
+    ];
+    let dtypes = ["f32", "f16", "bf16"];
+    let pairs: Vec<(&str, &str)> = dtypes
+        .iter()
+        .flat_map(|&a| dtypes.iter().map(move |&b| (a, b)))
+        .collect();
+    check_cases(&cases, &pairs, 29, true);
+}
+
 /// Tiles with an alignment gap after every tile, in rows whose tiles are all consecutive
 /// (one D/H tile row: a 1-D tensor, a 2-D tensor with roles WC) and in rows whose
 /// channel tiles lie apart, both directions: the gaps are zeroed, and never read back.

@@ -959,6 +959,13 @@ unsafe fn for_each_group_by<S: Elem, D: Elem, const P: usize>(
     let (s_ahead, d_ahead) = (Ahead::of(s, r, S::W), Ahead::of(d, r, D::W));
     // SAFETY: the walks only compute pointers; `f` receives in-bounds groups (contract).
     unsafe {
+        if r.npix <= most {
+            match r.npix {
+                4 if 4 % P == 0 => return rows_by_group::<S, D, P, 4>(src, s, dst, d, r, g, f),
+                8 if 8 % P == 0 => return rows_by_group::<S, D, P, 8>(src, s, dst, d, r, g, f),
+                _ => {}
+            }
+        }
         for_each_row(src, dst, g, |sj, dj| {
             s_ahead.row(sj);
             d_ahead.row(dj);
@@ -984,6 +991,48 @@ unsafe fn for_each_group_by<S: Elem, D: Elem, const P: usize>(
                 left -= n;
                 sc = sc.wrapping_add(n * s.pixel);
                 dc = dc.wrapping_add(n * d.pixel);
+            }
+        })
+    }
+}
+
+/// [`for_each_group_by`] for rows of exactly `N` pixels, each one piece: the pixel loop
+/// a compile-time count. A run-time loop of a few pixels (or blocks) innermost measured
+/// 1.5x to 2x slower on the Intel machine than the same moves unrolled (`f16[1,56,56,64]`
+/// into 1x4x4x16 tiles, pixel pairs: 23 -> 15.5 us), as if each of its exits stalled.
+///
+/// # Safety
+/// As for [`for_each_group`], with `r.npix == N` and `N % P == 0`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn rows_by_group<S: Elem, D: Elem, const P: usize, const N: usize>(
+    src: *const u8,
+    s: Side,
+    dst: *mut u8,
+    d: Side,
+    r: Row,
+    g: Grid,
+    mut f: impl FnMut(*const u8, *mut u8, bool, usize),
+) {
+    let full_groups = r.groups() - 1;
+    let (s_ahead, d_ahead) = (Ahead::of(s, r, S::W), Ahead::of(d, r, D::W));
+    // SAFETY: the walks only compute pointers; `f` receives in-bounds groups (contract).
+    unsafe {
+        for_each_row(src, dst, g, |sj, dj| {
+            s_ahead.row(sj);
+            d_ahead.row(dj);
+            let (mut sg, mut dg) = (sj, dj);
+            for gi in 0..=full_groups {
+                let last = gi == full_groups;
+                for k in 0..N / P {
+                    let (sp, dp) = (
+                        sg.wrapping_add(k * P * s.pixel),
+                        dg.wrapping_add(k * P * d.pixel),
+                    );
+                    f(sp, dp, last, P);
+                }
+                sg = sg.wrapping_add(s.group);
+                dg = dg.wrapping_add(d.group);
             }
         })
     }
@@ -1714,15 +1763,15 @@ mod x86 {
 
         /// Whether [`pixel_pairs`] takes the full groups of `r`: 16-bit elements in
         /// 16-slot groups, several pixels a row, a tile's dense pixels on one side. Into
-        /// BF16 byte planes only where a pixel's groups crowd an L1 set (elsewhere one
-        /// group a block pixel by pixel, `grid_whole`, measured faster on Zen 4: 100
-        /// random cells 0.95x geomean, `bf16[1,56,56,64]` into 1x4x4x16 tiles 1.06x ->
-        /// 0.85x the Cast; on Zen 5 pairs into planes were 1.07x slower). Into F16 tiles
-        /// always: on Zen 5, 64 random and matrix cells 0.92x to 0.95x geomean (F16 and
-        /// BF16 sources, 16-slot tiles and (4,4) blocks), most 5% to 20% faster. Out of
-        /// tiles, from BF16 byte planes (a pair is one shuffle) or into F16 elements
-        /// (F16 copies out of tiles: 37 cells 0.90x to 0.93x geomean on Zen 5; F16 into
-        /// BF16 planes measured 0.99x to 1.12x, so not taken).
+        /// tiles always: into BF16 byte planes, once the pair walk's pixel loop was a
+        /// compile-time count ([`rows_by_group`]), `bf16[1,56,56,64]` into 1x4x4x16 tiles
+        /// and (4,4) blocks measured 0.56x to 0.58x the time of one group a block pixel
+        /// by pixel (`grid_whole`) on the Intel machine, other 16-bit cells even (on Zen
+        /// 4 and 5, with the run-time pixel loop, pairs into planes had measured 1.05x
+        /// to 1.07x slower); into F16 tiles, on Zen 5, 64 random and matrix cells 0.92x
+        /// to 0.95x geomean. Out of tiles, from BF16 byte planes (a pair is one shuffle)
+        /// or into F16 elements (F16 copies out of tiles: 37 cells 0.90x to 0.93x
+        /// geomean on Zen 5; F16 into BF16 planes measured 0.99x to 1.12x, so not taken).
         fn pairs_fit<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
             let tile_pixels = |x: Side| x.pixel == 32 && x.group != 32;
             let planes = |x: Side| matches!(x.fmt, Fmt::Planes(_));
@@ -1731,8 +1780,7 @@ mod x86 {
                 && D::W == 2
                 && r.npix > 1
                 && r.valid >= 16
-                && ((tile_pixels(d) && (!planes(d) || groups_crowd_l1::<S, D>(s, d, r)))
-                    || (tile_pixels(s) && (planes(s) || !planes(d))))
+                && (tile_pixels(d) || (tile_pixels(s) && (planes(s) || !planes(d))))
         }
 
         /// 16-bit elements in 16-slot groups whose pixels follow each other on one side

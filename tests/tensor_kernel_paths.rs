@@ -220,6 +220,15 @@ proptest! {
     }
 }
 
+/// Every `(from, to)` pair of F32, F16 and BF16, equal ones included.
+fn every_pair() -> Vec<(&'static str, &'static str)> {
+    let dtypes = ["f32", "f16", "bf16"];
+    dtypes
+        .iter()
+        .flat_map(|&a| dtypes.iter().map(move |&b| (a, b)))
+        .collect()
+}
+
 /// Every `(dims, tiled placement)` case with every `(from, to)` dtype pair: contiguous
 /// into the placement (CastTess) and, with `both`, back out of it (CastUntess, seed + 1),
 /// each against the oracle on every path and thread count.
@@ -476,12 +485,7 @@ fn every_pair_through_8_16_and_32_slot_tiles_matches_the_oracle_on_every_path() 
             "mla-tiled(roles=.HWC, tile=(1,2,2,32), align=64)",
         ),
     ];
-    let dtypes = ["f32", "f16", "bf16"];
-    let pairs: Vec<(&str, &str)> = dtypes
-        .iter()
-        .flat_map(|&a| dtypes.iter().map(move |&b| (a, b)))
-        .collect();
-    check_cases(&cases, &pairs, 11, true);
+    check_cases(&cases, &every_pair(), 11, true);
 }
 
 /// 32-slot groups as two fixed 16-lane blocks: whole groups of 16-bit pairs and F32
@@ -515,12 +519,7 @@ fn thirty_two_slot_groups_in_fixed_blocks_match_the_oracle_on_every_path() {
             "mla-tiled(roles=.HWC, tile=(1,4,4,32), align=64)",
         ),
     ];
-    let dtypes = ["f32", "f16", "bf16"];
-    let pairs: Vec<(&str, &str)> = dtypes
-        .iter()
-        .flat_map(|&a| dtypes.iter().map(move |&b| (a, b)))
-        .collect();
-    check_cases(&cases, &pairs, 23, true);
+    check_cases(&cases, &every_pair(), 23, true);
 }
 
 /// Rows of exactly 4 and 8 pixels walked group by group with the pixel loop unrolled:
@@ -552,12 +551,7 @@ fn rows_of_four_and_eight_pixels_by_group_match_the_oracle_on_every_path() {
             "mla-tiled(roles=.HWC, tile=(1,1,8,32), align=64)",
         ),
     ];
-    let dtypes = ["f32", "f16", "bf16"];
-    let pairs: Vec<(&str, &str)> = dtypes
-        .iter()
-        .flat_map(|&a| dtypes.iter().map(move |&b| (a, b)))
-        .collect();
-    check_cases(&cases, &pairs, 29, true);
+    check_cases(&cases, &every_pair(), 29, true);
 }
 
 /// Tiles with an alignment gap after every tile, in rows whose tiles are all consecutive

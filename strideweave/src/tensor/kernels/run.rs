@@ -939,7 +939,8 @@ fn groups_crowd_l1<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
 /// (`last`: the pixel's last group), `P` pixels per call (`n`; fewer at a row's or
 /// piece's end), in pieces of [`row_piece`] pixels: every pixel of a piece in group 0,
 /// then in group 1, ... (see [`GROUP_OUTER_MIN`]). Each group of each pixel is visited
-/// exactly once. Rows of 4 or 8 pixels in one piece go by [`rows_by_group`].
+/// exactly once. Rows of 4 or 8 pixels in one piece take [`group_walk`] with that count
+/// as a constant.
 ///
 /// # Safety
 /// As for [`for_each_group`].
@@ -952,27 +953,50 @@ unsafe fn for_each_group_by<S: Elem, D: Elem, const P: usize>(
     d: Side,
     r: Row,
     g: Grid,
+    f: impl FnMut(*const u8, *mut u8, bool, usize),
+) {
+    let most = row_piece(s, d).next_multiple_of(P);
+    // SAFETY: same contract; a constant `N` is the row's pixel count, within one piece.
+    unsafe {
+        match r.npix {
+            4 if most >= 4 => group_walk::<S, D, P, 4>(src, s, dst, d, r, g, most, f),
+            8 if most >= 8 => group_walk::<S, D, P, 8>(src, s, dst, d, r, g, most, f),
+            _ => group_walk::<S, D, P, 0>(src, s, dst, d, r, g, most, f),
+        }
+    }
+}
+
+/// The walk of [`for_each_group_by`] in pieces of `most` pixels; with `N > 0`, rows of
+/// exactly `N` pixels in one piece, so the pixel loop is a compile-time count. A run-time
+/// loop of a few pixels (or blocks) innermost measured 1.5x to 2x slower on the Intel
+/// machine than the same moves unrolled (`f16[1,56,56,64]` into 1x4x4x16 tiles, pixel
+/// pairs: 23 -> 15.5 us), as if each of its exits stalled.
+///
+/// # Safety
+/// As for [`for_each_group`]; with `N > 0`, `r.npix == N <= most`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn group_walk<S: Elem, D: Elem, const P: usize, const N: usize>(
+    src: *const u8,
+    s: Side,
+    dst: *mut u8,
+    d: Side,
+    r: Row,
+    g: Grid,
+    most: usize,
     mut f: impl FnMut(*const u8, *mut u8, bool, usize),
 ) {
     let full_groups = r.groups() - 1;
-    let most = row_piece(s, d).next_multiple_of(P);
     let (s_ahead, d_ahead) = (Ahead::of(s, r, S::W), Ahead::of(d, r, D::W));
     // SAFETY: the walks only compute pointers; `f` receives in-bounds groups (contract).
     unsafe {
-        if r.npix <= most {
-            match r.npix {
-                4 if 4 % P == 0 => return rows_by_group::<S, D, P, 4>(src, s, dst, d, r, g, f),
-                8 if 8 % P == 0 => return rows_by_group::<S, D, P, 8>(src, s, dst, d, r, g, f),
-                _ => {}
-            }
-        }
         for_each_row(src, dst, g, |sj, dj| {
             s_ahead.row(sj);
             d_ahead.row(dj);
             let (mut sc, mut dc) = (sj, dj);
-            let mut left = r.npix;
+            let mut left = if N > 0 { N } else { r.npix };
             while left > 0 {
-                let n = left.min(most);
+                let n = if N > 0 { N } else { left.min(most) };
                 let (mut sg, mut dg) = (sc, dc);
                 for gi in 0..=full_groups {
                     let last = gi == full_groups;
@@ -991,48 +1015,6 @@ unsafe fn for_each_group_by<S: Elem, D: Elem, const P: usize>(
                 left -= n;
                 sc = sc.wrapping_add(n * s.pixel);
                 dc = dc.wrapping_add(n * d.pixel);
-            }
-        })
-    }
-}
-
-/// [`for_each_group_by`] for rows of exactly `N` pixels, each one piece: the pixel loop
-/// a compile-time count. A run-time loop of a few pixels (or blocks) innermost measured
-/// 1.5x to 2x slower on the Intel machine than the same moves unrolled (`f16[1,56,56,64]`
-/// into 1x4x4x16 tiles, pixel pairs: 23 -> 15.5 us), as if each of its exits stalled.
-///
-/// # Safety
-/// As for [`for_each_group`], with `r.npix == N` and `N % P == 0`.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn rows_by_group<S: Elem, D: Elem, const P: usize, const N: usize>(
-    src: *const u8,
-    s: Side,
-    dst: *mut u8,
-    d: Side,
-    r: Row,
-    g: Grid,
-    mut f: impl FnMut(*const u8, *mut u8, bool, usize),
-) {
-    let full_groups = r.groups() - 1;
-    let (s_ahead, d_ahead) = (Ahead::of(s, r, S::W), Ahead::of(d, r, D::W));
-    // SAFETY: the walks only compute pointers; `f` receives in-bounds groups (contract).
-    unsafe {
-        for_each_row(src, dst, g, |sj, dj| {
-            s_ahead.row(sj);
-            d_ahead.row(dj);
-            let (mut sg, mut dg) = (sj, dj);
-            for gi in 0..=full_groups {
-                let last = gi == full_groups;
-                for k in 0..N / P {
-                    let (sp, dp) = (
-                        sg.wrapping_add(k * P * s.pixel),
-                        dg.wrapping_add(k * P * d.pixel),
-                    );
-                    f(sp, dp, last, P);
-                }
-                sg = sg.wrapping_add(s.group);
-                dg = dg.wrapping_add(d.group);
             }
         })
     }
@@ -1767,7 +1749,7 @@ mod x86 {
         /// Whether [`pixel_pairs`] takes the full groups of `r`: 16-bit elements in
         /// 16-slot groups, several pixels a row, a tile's dense pixels on one side. Into
         /// tiles always: into BF16 byte planes, once the pair walk's pixel loop was a
-        /// compile-time count ([`rows_by_group`]), `bf16[1,56,56,64]` into 1x4x4x16 tiles
+        /// compile-time count ([`group_walk`]), `bf16[1,56,56,64]` into 1x4x4x16 tiles
         /// and (4,4) blocks measured 0.56x to 0.58x the time of one group a block pixel
         /// by pixel (`grid_whole`) on the Intel machine, other 16-bit cells even (on Zen
         /// 4 and 5, with the run-time pixel loop, pairs into planes had measured 1.05x

@@ -1557,3 +1557,20 @@ fn two_and_four_slot_channel_tiles_match_the_oracle_on_every_path() {
     ];
     check_dense_and_padded(&cases, 31);
 }
+
+/// MlaCBlocked tiles of 8 KiB or more (many channel blocks) with missing pixels: only
+/// those pixels are zeroed before the conversion, not the whole tile. Edge rows (missing
+/// H rows in full and partial W tiles), partial last W tiles, a partial last channel
+/// block, (4,4) and (2,2) patches, an outer axis, alignment gaps, every pair.
+/// Spec requirement (tensor storage, MlaCBlocked): pixels outside the tensor, channel
+/// padding and alignment gaps written as zero; conversions bit-exact.
+#[test]
+fn large_channel_blocked_tiles_zero_their_missing_pixels_and_match_the_oracle() {
+    let cases = [
+        ("1,7,7,256", "mla-cblocked(tile=(4,4), align=64)"),
+        ("2,6,9,300", "mla-cblocked(tile=(4,4), align=1024)"),
+        ("1,3,5,1030", "mla-cblocked(tile=(2,2), align=64)"),
+        ("1,5,3,520", "mla-cblocked(tile=(4,4), align=64)"),
+    ];
+    check_cases(&cases, &every_pair(), 61, false);
+}

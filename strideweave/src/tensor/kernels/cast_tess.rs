@@ -1054,8 +1054,9 @@ fn cblocked_w_runs(g: &CBlockedGeom, pad: bool) -> impl Iterator<Item = (usize, 
 /// as `pack_tiled` does), smaller ones whole. A whole large tile falls out of L1 before the
 /// conversion rewrites most of it, so its lines move twice: `[1,7,7,2048]` into (4,4)
 /// blocks (64 and 128 KiB tiles) 0.79x to 0.92x the time with the missing pixels only,
-/// `[1,15,15,C]` 0.90x to 0.96x from 8 KiB tiles on; 4 KiB tiles measured 1.12x slower
-/// (`f16[1,15,15,128]`), and the 1.5 to 3 KiB tiles of `[1,57,55,40]` 1.04x to 1.2x.
+/// `[1,15,15,C]` 0.90x to 0.96x from 8 KiB tiles on. Smaller tiles measured slower that
+/// way (4 KiB, `f16[1,15,15,128]`: 1.12x; 1.5 to 3 KiB, `[1,57,55,40]`: 1.04x to 1.2x),
+/// as a whole one stays in L1 until the conversion.
 const EXACT_ZERO_TILE: usize = 8192;
 
 /// Packs into MlaCBlocked with tile `th x tw` from `t` (TD = 1, TC = 16), one row of

@@ -445,6 +445,34 @@ fn strided_casts_of_every_rank_match_the_oracle() {
     }
 }
 
+/// Casts whose runs are long and not a multiple of 16 elements (converted as their whole
+/// 16-element blocks, then the rest): a contiguous tensor of 89,900 elements, rows of
+/// 2,051 elements with gaps between them (padded strided views), and the `[1,57,55,40]`
+/// activation, every dtype pair, on every path and thread count. Spec requirement
+/// (tensor storage, Cast): every logical element converted bit-exactly, gaps untouched.
+#[test]
+fn long_runs_of_ragged_length_match_the_oracle_on_every_path() {
+    for (a, b) in every_pair() {
+        for d in ["89900", "1,57,55,40", "2047"] {
+            check_all_paths(&spec(&format!("{a}[{d}]")), &spec(&format!("{b}[{d}]")), 3);
+        }
+        let dims = [3, 2051];
+        let (wa, wb) = (
+            if a == "f32" { 4 } else { 2 },
+            if b == "f32" { 4 } else { 2 },
+        );
+        let from = spec(&format!(
+            "{a}[3,2051] {}",
+            placement(&dims, wa, 1, [0; 4], [5, 0, 0, 0])
+        ));
+        let to = spec(&format!(
+            "{b}[3,2051] {}",
+            placement(&dims, wb, 1, [0; 4], [9, 0, 0, 0])
+        ));
+        check_all_paths(&from, &to, 4);
+    }
+}
+
 /// Every dtype pair, both directions, through 8-slot tiles (channels filling whole
 /// groups and a partial last group: the two- and four-pixel vectors, the second pass),
 /// 16-slot tiles and blocks and 32-slot tiles (whole 64-byte BF16 groups), with rows of

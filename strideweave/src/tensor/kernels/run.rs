@@ -262,10 +262,50 @@ pub(crate) unsafe fn convert_grid_raw<S: Elem, D: Elem>(
     {
         row = Row::run(row.npix * row.valid);
     }
+    // Long runs whose length is not a multiple of 16: the whole blocks, then the rest.
+    let whole = row.valid - row.valid % 16;
+    if let (true, Fmt::Elements(ss), Fmt::Elements(ds)) = (long_ragged_run(&row), s.fmt, d.fmt) {
+        let (head, rest) = (Row::run(whole), Row::run(row.valid - whole));
+        let (head, rest) = (
+            Row {
+                npix: row.npix,
+                ..head
+            },
+            Row {
+                npix: row.npix,
+                ..rest
+            },
+        );
+        // SAFETY: the head's elements and slots are the run's first `whole`, the rest's
+        // the others, `whole` elements further on each side: all inside the checked grid.
+        unsafe {
+            run_grid::<S, D>(path, src.as_ptr(), src_end, s, dst, d, head, grid);
+            let (sp, dp) = (src.as_ptr().add(whole * ss), dst.add(whole * ds));
+            run_grid::<S, D>(path, sp, src_end, s, dp, d, rest, grid);
+        }
+        return;
+    }
     // SAFETY: the assert above proved every group's source elements and destination
     // slots lie inside `src` and the `dst_len` bytes at `dst`, which the caller lets us
     // write.
     unsafe { run_grid::<S, D>(path, src.as_ptr(), src_end, s, dst, d, row, grid) }
+}
+
+/// Runs at least this long whose length is not a multiple of 16 are converted as their
+/// whole 16-element blocks and then the rest ([`long_ragged_run`]).
+const RAGGED_RUN_MIN: usize = 2048;
+
+/// Whether `row` is a run of one group (no padding) of at least [`RAGGED_RUN_MIN`]
+/// elements, not a multiple of 16: the vector paths' fixed-block walk takes whole
+/// multiples of 16 only, and the general group plan, a block at a time with its format
+/// checks, took 2.5x as long (a contiguous F16 Cast of 89,900 elements 8.3 us, of
+/// 90,112 elements 3.3 us; `[1,57,55,40]` is 125,400).
+fn long_ragged_run(row: &Row) -> bool {
+    row.groups() == 1
+        && row.valid == row.slots
+        && !row.pad
+        && row.valid >= RAGGED_RUN_MIN
+        && !row.valid.is_multiple_of(16)
 }
 
 /// Runs a checked grid on `path` (the portable code when the CPU lacks it).

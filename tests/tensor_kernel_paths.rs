@@ -473,6 +473,32 @@ fn long_runs_of_ragged_length_match_the_oracle_on_every_path() {
     }
 }
 
+/// 16-bit copies into 16-slot tiles and blocks whose last channel group is partial (24,
+/// 40, 100 channels: 8, 8 and 4 of its 16 slots), taken two tile pixels per 64-byte
+/// store with that group's elements masked: rows of odd and even pixel counts, edge
+/// tiles, on every path and thread count. Spec requirement (tensor storage, MlaTiled
+/// and MlaCBlocked): channel padding written as zero, BF16 pixels as byte planes.
+#[test]
+fn sixteen_bit_copies_with_a_partial_last_group_match_the_oracle_on_every_path() {
+    let cases = [
+        (
+            "1,9,7,40",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "1,5,6,24",
+            "mla-tiled(roles=.HWC, tile=(1,2,3,16), align=32)",
+        ),
+        (
+            "2,3,5,100",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        ("1,9,7,40", "mla-cblocked(tile=(4,4), align=64)"),
+        ("1,7,5,24", "mla-cblocked(tile=(2,2), align=64)"),
+    ];
+    check_cases(&cases, &[("f16", "f16"), ("bf16", "bf16")], 21, false);
+}
+
 /// Every dtype pair, both directions, through 8-slot tiles (channels filling whole
 /// groups and a partial last group: the two- and four-pixel vectors, the second pass),
 /// 16-slot tiles and blocks and 32-slot tiles (whole 64-byte BF16 groups), with rows of

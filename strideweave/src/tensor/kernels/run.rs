@@ -263,25 +263,19 @@ pub(crate) unsafe fn convert_grid_raw<S: Elem, D: Elem>(
         row = Row::run(row.npix * row.valid);
     }
     // Long runs whose length is not a multiple of 16: the whole blocks, then the rest.
-    let whole = row.valid - row.valid % 16;
     if let (true, Fmt::Elements(ss), Fmt::Elements(ds)) = (long_ragged_run(&row), s.fmt, d.fmt) {
-        let (head, rest) = (Row::run(whole), Row::run(row.valid - whole));
-        let (head, rest) = (
-            Row {
-                npix: row.npix,
-                ..head
-            },
-            Row {
-                npix: row.npix,
-                ..rest
-            },
-        );
-        // SAFETY: the head's elements and slots are the run's first `whole`, the rest's
-        // the others, `whole` elements further on each side: all inside the checked grid.
+        let whole = row.valid - row.valid % 16;
+        let part = |n| Row {
+            npix: row.npix,
+            ..Row::run(n)
+        };
+        // SAFETY: the first part's elements and slots are the run's first `whole`, the
+        // second's the others, `whole` elements further on each side: all inside the
+        // checked grid.
         unsafe {
-            run_grid::<S, D>(path, src.as_ptr(), src_end, s, dst, d, head, grid);
+            run_grid::<S, D>(path, src.as_ptr(), src_end, s, dst, d, part(whole), grid);
             let (sp, dp) = (src.as_ptr().add(whole * ss), dst.add(whole * ds));
-            run_grid::<S, D>(path, sp, src_end, s, dp, d, rest, grid);
+            run_grid::<S, D>(path, sp, src_end, s, dp, d, part(row.valid - whole), grid);
         }
         return;
     }
@@ -1830,11 +1824,14 @@ mod x86 {
         /// (a tile's pixels, 32 bytes each): two pixels of a group are one 64-byte
         /// vector there and two 32-byte halves on the other side, so a pair is one
         /// full-width load or store instead of two half-width ones (the converts, for
-        /// F16<->BF16, and the byte-plane shuffles stay per pixel or per pair).
+        /// F16<->BF16, and the byte-plane shuffles stay per pixel or per pair). A partial
+        /// last group has its elements masked (zeros past them into tiles).
         ///
         /// # Safety
-        /// As for `grid_whole`, with `S::W == D::W == 2`, `slots == 16`, and
-        /// `d.pixel == 32` or `s.pixel == 32` (see [`pairs_fit`]).
+        /// As for `grid`, with direct formats, `S::W == D::W == 2`, `slots == 16`, and
+        /// `d.pixel == 32` or `s.pixel == 32` (see [`pairs_fit`]); into tiles (`d.pixel ==
+        /// 32`) the row is padded or its groups whole; `SP`/`DP` match the variants of
+        /// `s.fmt`/`d.fmt`.
         #[inline(never)]
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,avx512vbmi")]
         unsafe fn pixel_pairs<S: Elem, D: Elem, const SP: bool, const DP: bool>(

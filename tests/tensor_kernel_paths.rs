@@ -15,6 +15,11 @@ use strideweave::tensor::{prepare, AlignedBytes, Op, RunOptions};
 const DTYPES: [&str; 3] = ["f32", "f16", "bf16"];
 
 /// A random placement text for `dims` (rank 3 or 4) and `width`-byte elements.
+/// Bytes per element of the dtype named `dt` ("f32", "f16", "bf16").
+fn width(dt: &str) -> u64 {
+    spec(&format!("{dt}[1]")).dtype.width()
+}
+
 fn placement(dims: &[u64], width: u64, kind: u8, tile: [u64; 4], pad: [u64; 4]) -> String {
     let r = dims.len();
     match kind {
@@ -72,10 +77,7 @@ fn check_tiled_both_ways(
     let list: Vec<String> = dims.iter().map(u64::to_string).collect();
     let d = list.join(",");
     let (a, b) = (DTYPES[pair.0], DTYPES[pair.1]);
-    let (wa, wb) = (
-        if a == "f32" { 4 } else { 2 },
-        if b == "f32" { 4 } else { 2 },
-    );
+    let (wa, wb) = (width(a), width(b));
     let flat = spec(&format!(
         "{a}[{d}] {}",
         placement(dims, wa, flat_kind, tile, pad)
@@ -114,12 +116,12 @@ proptest! {
         let (a, b) = (DTYPES[pair.0], DTYPES[pair.1]);
         let tile = [tile.0, tile.1, tile.2, tile.3];
         let pad = [pad.0, pad.1, pad.2, pad.3];
-        let wa = if a == "f32" { 4 } else { 2 };
+        let wa = width(a);
         let flat = spec(&format!("{a}[{d}] {}", placement(&dims, wa, flat_kind, tile, pad)));
         let tiled = spec(&format!("{b}[{d}] {}", placement(&dims, 0, tiled_kind, tile, pad)));
         check_all_paths(&flat, &tiled, seed);
         let tiled_in = spec(&format!("{a}[{d}] {}", placement(&dims, 0, tiled_kind, tile, pad)));
-        let wb = if b == "f32" { 4 } else { 2 };
+        let wb = width(b);
         let flat_out = spec(&format!("{b}[{d}] {}", placement(&dims, wb, flat_kind, tile, pad)));
         check_all_paths(&tiled_in, &flat_out, seed ^ 1);
     }
@@ -137,7 +139,7 @@ proptest! {
         let d = list.join(",");
         let (a, b) = (DTYPES[pair.0], DTYPES[pair.1]);
         let pad = [pad.0, pad.1, pad.2, pad.3];
-        let (wa, wb) = (if a == "f32" { 4 } else { 2 }, if b == "f32" { 4 } else { 2 });
+        let (wa, wb) = (width(a), width(b));
         let from = spec(&format!("{a}[{d}] {}", placement(&dims, wa, kinds.0, [0; 4], pad)));
         let to = spec(&format!("{b}[{d}] {}", placement(&dims, wb, kinds.1, [0; 4], pad)));
         check_all_paths(&from, &to, seed);
@@ -422,10 +424,7 @@ fn strided_casts_of_every_rank_match_the_oracle() {
         let d: Vec<String> = dims.iter().map(u64::to_string).collect();
         let d = d.join(",");
         for (a, b) in [("f32", "bf16"), ("bf16", "f32"), ("f16", "f16")] {
-            let (wa, wb) = (
-                if a == "f32" { 4 } else { 2 },
-                if b == "f32" { 4 } else { 2 },
-            );
+            let (wa, wb) = (width(a), width(b));
             for (ka, kb, pad) in [
                 (1, 0, [1, 0, 2, 1]),
                 (0, 1, [0, 3, 1, 0]),
@@ -457,10 +456,7 @@ fn long_runs_of_ragged_length_match_the_oracle_on_every_path() {
             check_all_paths(&spec(&format!("{a}[{d}]")), &spec(&format!("{b}[{d}]")), 3);
         }
         let dims = [3, 2051];
-        let (wa, wb) = (
-            if a == "f32" { 4 } else { 2 },
-            if b == "f32" { 4 } else { 2 },
-        );
+        let (wa, wb) = (width(a), width(b));
         let from = spec(&format!(
             "{a}[3,2051] {}",
             placement(&dims, wa, 1, [0; 4], [5, 0, 0, 0])
@@ -765,7 +761,7 @@ fn tiles_one_pixel_high_joined_into_long_rows_match_the_oracle_on_every_path() {
         ] {
             // Dense, and pixels padded by two elements and rows by three pixels.
             let dims: Vec<u64> = d.split(',').map(|x| x.parse().unwrap()).collect();
-            let (mut st, mut acc) = (vec![0u64; dims.len()], if a == "f32" { 4 } else { 2 });
+            let (mut st, mut acc) = (vec![0u64; dims.len()], width(a));
             for ax in (0..dims.len()).rev() {
                 st[ax] = acc;
                 acc = (acc * dims[ax])
@@ -1231,10 +1227,7 @@ fn transposing_casts_match_the_oracle_on_every_path() {
             ("f16", "f16"),
             ("f32", "f32"),
         ] {
-            let (wa, wb) = (
-                if a == "f32" { 4 } else { 2 },
-                if b == "f32" { 4 } else { 2 },
-            );
+            let (wa, wb) = (width(a), width(b));
             for pad in [0, 1] {
                 let plain = format!("{a}[{d}]");
                 let perm_b = format!("{b}[{d}] {}", permuted(dims, wb, perm, pad));
@@ -1261,10 +1254,7 @@ fn narrow_channel_strides_match_the_oracle_on_every_path() {
             ("f32", "f32"),
             ("bf16", "f16"),
         ] {
-            let (wa, wb) = (
-                if a == "f32" { 4 } else { 2 },
-                if b == "f32" { 4 } else { 2 },
-            );
+            let (wa, wb) = (width(a), width(b));
             for k in [2u64, 3, 4] {
                 if k * wa > 8 && k * wb > 8 {
                     continue;
@@ -1379,10 +1369,7 @@ fn check_dense_and_padded(cases: &[(&str, &str)], seed: u64) {
                 let list: Vec<String> = st.iter().map(u64::to_string).collect();
                 format!(" strided({})", list.join(","))
             };
-            let (wa, wb) = (
-                if a == "f32" { 4 } else { 2 },
-                if b == "f32" { 4 } else { 2 },
-            );
+            let (wa, wb) = (width(a), width(b));
             for flat in [String::new(), padded(wa)] {
                 check_all_paths(
                     &spec(&format!("{a}[{d}]{flat}")),

@@ -1632,12 +1632,11 @@ mod x86 {
                 };
                 return;
             }
-            let pairs_walk = r.groups() < GROUP_OUTER_MIN || walk_by_group::<S, D>(s, d, r);
             if S::DTYPE == D::DTYPE
                 && d.pixel == 32
                 && r.pad
-                && pairs_walk
                 && pairs_fit::<S, D>(s, d, r)
+                && (r.groups() < GROUP_OUTER_MIN || walk_by_group::<S, D>(s, d, r))
             {
                 // 16-bit copies into 16-slot tiles with a partial last group
                 // (`[1,57,55,40]` into 1x4x4x16 tiles: 16 + 16 + 8 channels): the pixel

@@ -1615,3 +1615,55 @@ fn large_channel_blocked_tiles_zero_their_missing_pixels_and_match_the_oracle() 
     ];
     check_cases(&cases, &every_pair(), 61, false);
 }
+
+/// Few-channel pixels in rows that split into equal chunks: CastTess spreads each chunk
+/// into a constant number of whole 64-byte vectors (1, 2, 3, 4 and 8 here), CastUntess
+/// gathers a constant number of pixels per chunk (2, 3, 4, 5 and 8), and rows that do
+/// not split evenly (7 pixels, a partial W tile of 1) keep the general chunk loop.
+/// Every dtype pair (BF16 byte planes included), both directions, every path and thread
+/// count.
+/// Spec requirement (tensor storage, MlaTiled and MlaCBlocked): positions past a logical
+/// extent written as zero and never read; conversions bit-exact.
+#[test]
+fn few_channel_rows_of_equal_chunks_match_the_oracle_on_every_path() {
+    let cases = [
+        // 4-pixel rows: two vectors of 16-bit pixels, four of F32; 4-pixel gathers.
+        (
+            "2,7,9,3",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        // 8-pixel rows of 32-slot pixels: 4 + 4 pixels (4 or 8 vectors); gathers of 4.
+        (
+            "1,5,16,3",
+            "mla-tiled(roles=.HWC, tile=(1,8,8,32), align=64)",
+        ),
+        // 6-pixel rows of 5 channels: F32 chunks of 3 pixels (3 vectors), 16-bit
+        // chunks of 2 (1 vector); gathers of 3.
+        (
+            "1,4,12,5",
+            "mla-tiled(roles=.HWC, tile=(1,2,6,16), align=64)",
+        ),
+        // 10-pixel rows of 3 channels: gathers of 5.
+        (
+            "1,3,20,3",
+            "mla-tiled(roles=.HWC, tile=(1,1,10,16), align=64)",
+        ),
+        // 8-pixel rows of 2 channels: gathers of 8, 16-bit chunks of 8 (4 vectors).
+        (
+            "2,9,8,2",
+            "mla-tiled(roles=.HWC, tile=(1,1,8,16), align=64)",
+        ),
+        // 8 channels: chunks and gathers of 2 pixels.
+        (
+            "1,6,6,8",
+            "mla-tiled(roles=.HWC, tile=(1,2,2,16), align=64)",
+        ),
+        // 7-pixel rows: no equal split.
+        (
+            "1,3,14,3",
+            "mla-tiled(roles=.HWC, tile=(1,1,7,16), align=64)",
+        ),
+        ("1,10,9,3", "mla-cblocked(tile=(4,4), align=64)"),
+    ];
+    check_cases(&cases, &every_pair(), 41, true);
+}

@@ -3100,6 +3100,39 @@ mod x86 {
         };
         static IOTA32: [u32; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
+        /// The chunk loop of a few-channel path ([`for_each_chunk`] over the grid): where
+        /// the rows split into whole chunks (`rest == 0`) whose shape `key` is one of the
+        /// listed constants `n` and `ok(n)`, `whole(sp, dp, n)` with `n` that constant, so
+        /// the chunk's own loops unroll; else `chunk(sp, dp)` per chunk and `last(sp, dp)`
+        /// at each row's end. Unsafe to expand: the caller's safety contract is
+        /// `for_each_chunk`'s.
+        macro_rules! chunk_loop {
+            (
+                ($src:expr, $dst:expr, $g:expr, $chunks:expr, $steps:expr, $ahead:expr),
+                $rest:expr,
+                $key:expr,
+                [$($n:literal)*],
+                $ok:expr,
+                $whole:expr,
+                $chunk:expr,
+                $last:expr
+            ) => {{
+                let (whole, ok) = ($whole, $ok);
+                match $key {
+                    $(k if k == $n && $rest == 0 && ok($n) => unsafe {
+                        for_each_chunk(
+                            $src, $dst, $g, $chunks, $steps, $ahead,
+                            |sp, dp| whole(sp, dp, $n),
+                            |_, _| {},
+                        )
+                    },)*
+                    _ => unsafe {
+                        for_each_chunk($src, $dst, $g, $chunks, $steps, $ahead, $chunk, $last)
+                    },
+                }
+            }};
+        }
+
         /// CastTess of narrow pixels: each chunk of `p` pixels (`p * valid` contiguous
         /// source elements, at most [`lanes`]) is one masked load and one conversion; each
         /// 64-byte vector of the chunk's output is one permutation of the converted lanes
@@ -3221,29 +3254,20 @@ mod x86 {
             // Rows of whole chunks of whole vectors take the vector count as a constant:
             // its run-time loop and tail test cost about as much as the chunk
             // (`f32[1,224,224,3]` into BF16 1x4x4x16 tiles: 0.61x to 0.65x the time).
-            // SAFETY (all calls): rows in bounds (contract); chunks partition each row's
+            // SAFETY (both loops): rows in bounds (contract); chunks partition each row's
             // pixels, `rest` of them after its `full_chunks` whole ones.
-            macro_rules! whole_vectors {
-                ($($n:literal)*) => {
-                    match (rest, chunk_full.1) {
-                        $((0, ($n, 0)) => unsafe {
-                            for_each_chunk(src, dst, g, full_chunks, steps, ahead, |sp, dp| {
-                                chunk(sp, dp, (chunk_full.0, ($n, 0)))
-                            }, |_, _| {})
-                        },)*
-                        _ => unsafe {
-                            for_each_chunk(src, dst, g, full_chunks, steps, ahead, |sp, dp| {
-                                chunk(sp, dp, chunk_full)
-                            }, |sp, dp| {
-                                if rest != 0 {
-                                    chunk(sp, dp, chunk_rest)
-                                }
-                            })
-                        },
-                    }
-                };
-            }
-            whole_vectors!(1 2 3 4 8)
+            chunk_loop!(
+                (src, dst, g, full_chunks, steps, ahead),
+                rest,
+                chunk_full.1 .0,
+                [1 2 3 4 8],
+                |_| chunk_full.1 .1 == 0,
+                |sp, dp, n| chunk(sp, dp, (chunk_full.0, (n, 0))),
+                |sp, dp| chunk(sp, dp, chunk_full),
+                |sp, dp| if rest != 0 {
+                    chunk(sp, dp, chunk_rest)
+                }
+            )
         }
 
         /// CastUntess of narrow pixels: the `valid` channels of each of `p` source
@@ -3324,29 +3348,20 @@ mod x86 {
             // unrolled): `f32[1,224,224,3]` out of 1x4x4x16 tiles into BF16 0.54x to
             // 0.66x the time. Not 8 pixels of byte planes (16 merging byte loads):
             // `bf16[2,31,32,2]` out of 1x8x8x32 tiles measured 1.26x slower unrolled.
-            // SAFETY (all calls): rows in bounds (contract); chunks partition each row's
+            // SAFETY (both loops): rows in bounds (contract); chunks partition each row's
             // pixels, `rest` of them after its `full_chunks` whole ones.
-            macro_rules! whole_chunks {
-                ($($n:literal)*) => {
-                    match (rest, p) {
-                        $((0, $n) if $n < 8 || !SP => unsafe {
-                            for_each_chunk(src, dst, g, full_chunks, steps, ahead, |sp, dp| {
-                                chunk(sp, dp, $n)
-                            }, |_, _| {})
-                        },)*
-                        _ => unsafe {
-                            for_each_chunk(src, dst, g, full_chunks, steps, ahead, |sp, dp| {
-                                chunk(sp, dp, p)
-                            }, |sp, dp| {
-                                if rest != 0 {
-                                    chunk(sp, dp, rest)
-                                }
-                            })
-                        },
-                    }
-                };
-            }
-            whole_chunks!(2 3 4 5 8)
+            chunk_loop!(
+                (src, dst, g, full_chunks, steps, ahead),
+                rest,
+                p,
+                [2 3 4 5 8],
+                |n| n < 8 || !SP,
+                |sp, dp, n| chunk(sp, dp, n),
+                |sp, dp| chunk(sp, dp, p),
+                |sp, dp| if rest != 0 {
+                    chunk(sp, dp, rest)
+                }
+            )
         }
 
         /// Runs a [`Packed`] plan over every row of the grid, in the instance of the chunk

@@ -3019,14 +3019,8 @@ mod x86 {
             let p = (lanes::<S, D>(r) / r.valid)
                 .min(r.npix)
                 .min(1024 / px_out.max(1));
-            // Chunks of whole 64-byte vectors that split the row evenly, where some of at
-            // least half the pixels do: `spread` then runs them with a constant vector
-            // count.
-            let whole = |q: usize| (q * px_out).is_multiple_of(64);
-            let p = (p.div_ceil(2).max(2)..=p)
-                .rev()
-                .find(|&q| whole(q) && r.npix.is_multiple_of(q))
-                .unwrap_or(p);
+            // Chunks of whole 64-byte vectors: `spread` runs them with a constant count.
+            let p = even_chunk(p, r.npix, |q| (q * px_out).is_multiple_of(64));
             (s.fmt == Fmt::Elements(S::W)
                 && slots_ok
                 && r.pad
@@ -3034,6 +3028,16 @@ mod x86 {
                 && d.pixel == px_out
                 && p >= 2)
                 .then_some(p)
+        }
+
+        /// The chunk size for rows of `npix` pixels, at most `p`: the largest of at least
+        /// half of `p` (and 2) that splits the row evenly and `fits`, so the few-channel
+        /// paths run the row's chunks with a constant shape; `p` where none does.
+        fn even_chunk(p: usize, npix: usize, fits: impl Fn(usize) -> bool) -> usize {
+            (p.div_ceil(2).max(2)..=p)
+                .rev()
+                .find(|&q| fits(q) && npix.is_multiple_of(q))
+                .unwrap_or(p)
         }
 
         /// Source lanes one chunk of `spread` converts: a 16-lane conversion, or a whole
@@ -3053,12 +3057,8 @@ mod x86 {
         /// channels (padding never read) into dense destination elements.
         fn gather_pixels<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> Option<usize> {
             let p = (16 / r.valid).min(r.npix);
-            // Chunks that split the row evenly, where some of at least half the pixels do:
-            // `gather` then runs them with a constant pixel count.
-            let p = (p.div_ceil(2).max(2)..=p)
-                .rev()
-                .find(|&q| r.npix.is_multiple_of(q))
-                .unwrap_or(p);
+            // `gather` runs equal chunks with a constant pixel count.
+            let p = even_chunk(p, r.npix, |_| true);
             let lane = if matches!(s.fmt, Fmt::Planes(_)) {
                 1
             } else {
@@ -3408,7 +3408,9 @@ mod x86 {
         /// chunk as a closure for both a row's whole chunks and its rest measured 5%
         /// slower on `[1,224,224,3]` CastUntess from 16-slot tiles (the closure was not
         /// inlined at both of its call sites; constant chunks in `spread` called from both
-        /// places measured 1.1x to 1.37x slower, round 35).
+        /// places measured 1.1x to 1.37x slower, round 35; this loop by `for_each_chunk`
+        /// with the chunk an `#[inline(always)]` method 1.08x to 1.10x slower on BF16
+        /// copies and BF16 -> F16 out of 16-slot tiles).
         ///
         /// # Safety
         /// As for `grid_packed`, with `SK == p.skind` and `DK == p.dkind`.

@@ -1667,3 +1667,31 @@ fn few_channel_rows_of_equal_chunks_match_the_oracle_on_every_path() {
     ];
     check_cases(&cases, &every_pair(), 41, true);
 }
+
+/// Issue 11: F16 copies of 1 to 8 channels out of 16-slot pixels (1x4x4x16 tiles, (4,4)
+/// and (2,2) blocks) take the packed plan, several pixels a 512-bit load; partial tiles,
+/// odd rows and outer axes included.
+#[test]
+fn f16_copies_out_of_16_slot_pixels_match_the_oracle_on_every_path() {
+    let mut cases = Vec::new();
+    for (c, dims) in [
+        (1, "2,9,7"),
+        (2, "1,13,6"),
+        (3, "3,5,11"),
+        (4, "1,7,9"),
+        (5, "2,6,5"),
+        (6, "1,11,13"),
+        (7, "1,4,17"),
+        (8, "2,9,10"),
+    ] {
+        for p in [
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+            "mla-cblocked(tile=(4,4), align=64)",
+            "mla-cblocked(tile=(2,2), align=64)",
+        ] {
+            cases.push((format!("{dims},{c}"), p));
+        }
+    }
+    let cases: Vec<(&str, &str)> = cases.iter().map(|(d, p)| (d.as_str(), *p)).collect();
+    check_cases(&cases, &[("f16", "f16")], 43, true);
+}

@@ -1720,13 +1720,18 @@ mod x86 {
         /// copies (out of byte planes; 0.23x to 0.6x the time: `bf16[1,224,224,6]` out
         /// of 1x4x4x8 tiles 94 -> 27 us), and out of 8-slot pixels F16 copies and F16 to
         /// F32 of up to 3 channels (0.6x to 0.8x). 200 cells of 1 to 8 channels out of
-        /// 8- and 16-slot tiles and (4,4) and (2,2) blocks: 0.86x geomean; the rest
-        /// (F16 copies out of 16 slots, 4 to 8 channels into F32) measured even.
+        /// 8- and 16-slot tiles and (4,4) and (2,2) blocks: 0.86x geomean; 4 to 8
+        /// channels into F32 measured even. F16 copies out of 16-slot pixels, even on
+        /// Zen 5, took 0.52x to 0.95x the time on Zen 4 (14 of 18 cells of 1 to 8
+        /// channels out of 1x4x4x16 tiles and (4,4) blocks; `f16[1,57,55,8]` 0.81x and
+        /// 0.86x, `[1,224,224,3]` out of blocks 0.80x), 1.05x to 1.1x slower on tensors
+        /// under 1k elements.
         fn packed_out_of_tiles<S: Elem, D: Elem>(r: Row) -> bool {
-            let bf16_copy = bf16::<S>() && S::DTYPE == D::DTYPE;
+            let copy = S::DTYPE == D::DTYPE;
             S::W == 2
                 && r.slots <= 16
-                && (bf16_copy || (r.slots == 8 && (D::W == 2 || r.valid <= 3)))
+                && ((copy && (bf16::<S>() || r.slots == 16))
+                    || (r.slots == 8 && (D::W == 2 || r.valid <= 3)))
         }
 
         /// Runs `full` on the row of `r`'s full groups (the first `valid / slots`), then

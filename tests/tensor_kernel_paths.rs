@@ -1695,3 +1695,35 @@ fn f16_copies_out_of_16_slot_pixels_match_the_oracle_on_every_path() {
     let cases: Vec<(&str, &str)> = cases.iter().map(|(d, p)| (d.as_str(), *p)).collect();
     check_cases(&cases, &[("f16", "f16")], 43, true);
 }
+
+/// Issue 11: BF16 copies into 16-slot byte-plane tiles whose channel tiles lie a
+/// multiple of 2 KiB apart are walked one channel group at a time over the whole grid,
+/// each row of a group in pixel pairs (one 64-byte store for two tile pixels); the last
+/// group (partial, or whole) and source pixels that alias stay on the block walks.
+#[test]
+fn bf16_copies_over_the_grid_in_pixel_pairs_match_the_oracle_on_every_path() {
+    let cases = [
+        (
+            "1,16,16,256",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "4,6,7,257",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "2,7,7,520",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "1,5,9,100",
+            "mla-tiled(roles=.HWC, tile=(1,2,4,16), align=64)",
+        ),
+        (
+            "1,6,5,1024",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        ("1,9,17,80", "mla-cblocked(tile=(8,8), align=64)"),
+    ];
+    check_cases(&cases, &[("bf16", "bf16")], 47, true);
+}

@@ -1727,3 +1727,29 @@ fn bf16_copies_over_the_grid_in_pixel_pairs_match_the_oracle_on_every_path() {
     ];
     check_cases(&cases, &[("bf16", "bf16")], 47, true);
 }
+
+/// Issue 11: BF16 copies of 9 to 15 channels out of 16-slot byte planes (one partial
+/// group a pixel) take the packed plan; 8 and 16 channels stay on the group loop.
+#[test]
+fn bf16_copies_of_a_lone_partial_group_out_of_byte_planes_match_the_oracle_on_every_path() {
+    let mut cases = Vec::new();
+    for (c, dims) in [
+        (8, "1,6,9"),
+        (9, "2,7,5"),
+        (11, "1,9,13"),
+        (12, "3,5,6"),
+        (13, "1,11,7"),
+        (15, "2,4,17"),
+        (16, "1,5,5"),
+    ] {
+        for p in [
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+            "mla-tiled(roles=.HWC, tile=(1,2,8,16), align=64)",
+            "mla-cblocked(tile=(4,4), align=64)",
+        ] {
+            cases.push((format!("{dims},{c}"), p));
+        }
+    }
+    let cases: Vec<(&str, &str)> = cases.iter().map(|(d, p)| (d.as_str(), *p)).collect();
+    check_cases(&cases, &[("bf16", "bf16")], 53, true);
+}

@@ -1673,8 +1673,7 @@ fn few_channel_rows_of_equal_chunks_match_the_oracle_on_every_path() {
 /// odd rows and outer axes included.
 #[test]
 fn f16_copies_out_of_16_slot_pixels_match_the_oracle_on_every_path() {
-    let mut cases = Vec::new();
-    for (c, dims) in [
+    let counts = [
         (1, "2,9,7"),
         (2, "1,13,6"),
         (3, "3,5,11"),
@@ -1683,17 +1682,28 @@ fn f16_copies_out_of_16_slot_pixels_match_the_oracle_on_every_path() {
         (6, "1,11,13"),
         (7, "1,4,17"),
         (8, "2,9,10"),
-    ] {
-        for p in [
-            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
-            "mla-cblocked(tile=(4,4), align=64)",
-            "mla-cblocked(tile=(2,2), align=64)",
-        ] {
-            cases.push((format!("{dims},{c}"), p));
-        }
-    }
-    let cases: Vec<(&str, &str)> = cases.iter().map(|(d, p)| (d.as_str(), *p)).collect();
-    check_cases(&cases, &[("f16", "f16")], 43, true);
+    ];
+    let placements = [
+        "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        "mla-cblocked(tile=(4,4), align=64)",
+        "mla-cblocked(tile=(2,2), align=64)",
+    ];
+    check_channel_counts(&counts, &placements, ("f16", "f16"), 43);
+}
+
+/// `check_cases` over `(channels, leading dims)` shapes, each in every placement.
+fn check_channel_counts(
+    counts: &[(u32, &str)],
+    placements: &[&str],
+    pair: (&str, &str),
+    seed: u64,
+) {
+    let dims: Vec<String> = counts.iter().map(|(c, d)| format!("{d},{c}")).collect();
+    let cases: Vec<(&str, &str)> = dims
+        .iter()
+        .flat_map(|d| placements.iter().map(move |p| (d.as_str(), *p)))
+        .collect();
+    check_cases(&cases, &[pair], seed, true);
 }
 
 /// Issue 11: BF16 copies into 16-slot byte-plane tiles whose channel tiles lie a
@@ -1732,8 +1742,7 @@ fn bf16_copies_over_the_grid_in_pixel_pairs_match_the_oracle_on_every_path() {
 /// group a pixel) take the packed plan; 8 and 16 channels stay on the group loop.
 #[test]
 fn bf16_copies_of_a_lone_partial_group_out_of_byte_planes_match_the_oracle_on_every_path() {
-    let mut cases = Vec::new();
-    for (c, dims) in [
+    let counts = [
         (8, "1,6,9"),
         (9, "2,7,5"),
         (11, "1,9,13"),
@@ -1741,15 +1750,11 @@ fn bf16_copies_of_a_lone_partial_group_out_of_byte_planes_match_the_oracle_on_ev
         (13, "1,11,7"),
         (15, "2,4,17"),
         (16, "1,5,5"),
-    ] {
-        for p in [
-            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
-            "mla-tiled(roles=.HWC, tile=(1,2,8,16), align=64)",
-            "mla-cblocked(tile=(4,4), align=64)",
-        ] {
-            cases.push((format!("{dims},{c}"), p));
-        }
-    }
-    let cases: Vec<(&str, &str)> = cases.iter().map(|(d, p)| (d.as_str(), *p)).collect();
-    check_cases(&cases, &[("bf16", "bf16")], 53, true);
+    ];
+    let placements = [
+        "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        "mla-tiled(roles=.HWC, tile=(1,2,8,16), align=64)",
+        "mla-cblocked(tile=(4,4), align=64)",
+    ];
+    check_channel_counts(&counts, &placements, ("bf16", "bf16"), 53);
 }

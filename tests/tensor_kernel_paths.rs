@@ -1758,3 +1758,26 @@ fn bf16_copies_of_a_lone_partial_group_out_of_byte_planes_match_the_oracle_on_ev
     ];
     check_channel_counts(&counts, &placements, ("bf16", "bf16"), 53);
 }
+
+/// Issue 11: BF16 copies out of 16-slot byte planes whose pixels hold 2 to 4 channel
+/// groups, the last partial (20 to 56 channels), go in pixel pairs with that group's
+/// elements masked; 32 and 72 channels stay on the group loop.
+#[test]
+fn bf16_copies_of_few_groups_ending_partial_out_of_byte_planes_match_the_oracle() {
+    let counts = [
+        (20, "1,6,9"),
+        (24, "2,5,7"),
+        (32, "1,4,6"),
+        (40, "1,9,11"),
+        (44, "2,3,5"),
+        (56, "1,5,13"),
+        (72, "1,6,7"),
+    ];
+    let placements = [
+        "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        "mla-tiled(roles=.HWC, tile=(1,1,8,16), align=64)",
+        "mla-cblocked(tile=(4,4), align=64)",
+        "mla-cblocked(tile=(2,2), align=64)",
+    ];
+    check_channel_counts(&counts, &placements, ("bf16", "bf16"), 59);
+}

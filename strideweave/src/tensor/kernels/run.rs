@@ -1641,9 +1641,9 @@ mod x86 {
             let out_of_planes = matches!(s.fmt, Fmt::Planes(_)) && !lone_partial;
             // Out of planes, rows of 2 to 4 groups that end in a partial one (20 to 56
             // channels but 32 and 48): pixel pairs, the last group's elements masked,
-            // took 0.6x to 0.9x the time of the group loop on Zen 4 (`bf16[1,57,55,40]`
-            // out of 1x4x4x16 tiles and (4,4) blocks 0.79x and 0.76x, `[2,31,29,28]`
-            // 0.6x); with more groups (100, 257 channels) 1.07x to 1.1x slower.
+            // took 0.6x to 0.85x the time of the group loop on Zen 4 (`bf16[1,57,55,40]`
+            // out of 1x4x4x16 tiles and (4,4) blocks 0.78x and 0.84x, `[2,31,29,28]`
+            // 0.67x); with more groups (100, 257 channels) 1.07x to 1.1x slower.
             let groups = r.groups();
             if copy16
                 && out_of_planes

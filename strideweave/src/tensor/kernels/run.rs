@@ -1637,14 +1637,14 @@ mod x86 {
             // stores its 18 to 30 bytes in pieces, and the packed plan below took 0.3x
             // to 0.6x the time on Zen 4 (`bf16[2,31,29,12]` out of 1x4x4x16 tiles
             // 5.2 -> 2.1 us, `[1,224,224,15]` out of (4,4) blocks 124 -> 42 us).
-            let lone_partial = r.groups() == 1 && (9..16).contains(&r.valid);
+            let groups = r.groups();
+            let lone_partial = groups == 1 && (9..16).contains(&r.valid);
             let out_of_planes = matches!(s.fmt, Fmt::Planes(_)) && !lone_partial;
             // Out of planes, rows of 2 to 4 groups that end in a partial one (20 to 56
             // channels but 32 and 48): pixel pairs, the last group's elements masked,
             // took 0.6x to 0.85x the time of the group loop on Zen 4 (`bf16[1,57,55,40]`
             // out of 1x4x4x16 tiles and (4,4) blocks 0.78x and 0.84x, `[2,31,29,28]`
             // 0.67x); with more groups (100, 257 channels) 1.07x to 1.1x slower.
-            let groups = r.groups();
             if copy16
                 && out_of_planes
                 && (2..=4).contains(&groups)

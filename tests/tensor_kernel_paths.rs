@@ -312,9 +312,11 @@ fn whole_channel_tiles_match_the_oracle_on_every_path() {
     }
 }
 
-/// All 65,536 F16 and BF16 bit patterns through every 16-bit conversion, contiguous and
-/// in BF16 byte planes, on every path: equal to `half`. Every NaN payload, signaling and
-/// quiet, so also BF16 -> F16 without the widening's quiet bit (the F16 narrowing sets it).
+/// Cast admission's conversion rule (bit-exact with `half`; NaN stays NaN; F16<->BF16
+/// through F32 exactly, rounded once): all 65,536 F16 and BF16 bit patterns through every
+/// 16-bit conversion, contiguous and in BF16 byte planes, on every path. Every NaN
+/// payload, signaling and quiet, so also BF16 -> F16 without the widening's quiet bit
+/// (the F16 narrowing sets it).
 #[test]
 fn every_16_bit_input_matches_half_on_every_path() {
     let bits: Vec<u8> = (0..=u16::MAX).flat_map(|b| b.to_le_bytes()).collect();

@@ -3038,7 +3038,7 @@ mod x86 {
             match (S::W, D::W) {
                 (4, 4) => x,
                 (4, _) => _mm512_zextsi256_si512(narrow(S::DTYPE, D::DTYPE, x)),
-                (_, 4) => widen_to(S::DTYPE, D::DTYPE, lo),
+                (_, 4) => widen(S::DTYPE, lo),
                 _ if S::DTYPE == D::DTYPE => x,
                 _ => _mm512_zextsi256_si512(narrow(
                     S::DTYPE,
@@ -4469,7 +4469,7 @@ mod x86 {
                         )
                     }
                     (_, 4) => {
-                        let x = widen_to(S::DTYPE, D::DTYPE, _mm256_zextsi128_si256(load8(sp, sf)));
+                        let x = widen(S::DTYPE, _mm256_zextsi128_si256(load8(sp, sf)));
                         _mm256_storeu_si256(dp.cast(), _mm512_castsi512_si256(x))
                     }
                     _ if S::DTYPE == D::DTYPE => store8(dp, df, load8(sp, sf)),
@@ -5131,7 +5131,7 @@ mod x86 {
             match (S::W, D::W) {
                 (4, 4) => x,
                 (4, _) => _mm256_cvtepu16_epi32(narrow(D::DTYPE, x)),
-                (_, 4) => widen_to(S::DTYPE, D::DTYPE, pack16(x)),
+                (_, 4) => widen(S::DTYPE, pack16(x)),
                 _ if S::DTYPE == D::DTYPE => x,
                 _ => {
                     _mm256_cvtepu16_epi32(narrow(D::DTYPE, widen_to(S::DTYPE, D::DTYPE, pack16(x))))
@@ -6150,12 +6150,8 @@ mod x86 {
             } else if S::W == 4 {
                 (_mm256_zextsi128_si256(narrow(D::DTYPE, x)), zero)
             } else if D::W == 4 {
-                let b = if HIGH {
-                    widen_to(S::DTYPE, D::DTYPE, hi128)
-                } else {
-                    zero
-                };
-                (widen_to(S::DTYPE, D::DTYPE, lo128), b)
+                let b = if HIGH { widen(S::DTYPE, hi128) } else { zero };
+                (widen(S::DTYPE, lo128), b)
             } else {
                 let lo = narrow(D::DTYPE, widen_to(S::DTYPE, D::DTYPE, lo128));
                 let hi = if HIGH {
@@ -6326,7 +6322,7 @@ mod x86 {
                     let y = if S::W == 4 {
                         load32()
                     } else {
-                        widen_to(S::DTYPE, D::DTYPE, load16())
+                        widen(S::DTYPE, load16())
                     };
                     return _mm256_storeu_si256(dp.cast(), y);
                 }
@@ -6416,7 +6412,7 @@ mod x86 {
                             store16(narrow(D::DTYPE, x))
                         }
                     }
-                    (_, 4) => store32(widen_to(S::DTYPE, D::DTYPE, load16())),
+                    (_, 4) => store32(widen(S::DTYPE, load16())),
                     _ if S::DTYPE == D::DTYPE => store16(load16()),
                     _ => store16(narrow(D::DTYPE, widen_to(S::DTYPE, D::DTYPE, load16()))),
                 }
@@ -6654,7 +6650,7 @@ mod x86 {
                         store16(dp, df, dk, narrow(D::DTYPE, x));
                     }
                     (_, 4) => {
-                        let x = widen_to(S::DTYPE, D::DTYPE, load16(sp, sf, sk));
+                        let x = widen(S::DTYPE, load16(sp, sf, sk));
                         _mm256_storeu_si256(dp.add(4 * dk).cast(), x);
                     }
                     _ if S::DTYPE == D::DTYPE => store16(dp, df, dk, load16(sp, sf, sk)),

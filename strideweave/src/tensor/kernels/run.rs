@@ -1233,6 +1233,24 @@ mod x86 {
         }
     }
 
+    /// [`fixed`] with the plane size a constant too, `N` slots (the caller checked
+    /// [`planes_of`]): the loads and stores of a run-time plane size kept every format's
+    /// code in the group loops, with its pointers and tests (see `grid_whole`).
+    #[inline(always)]
+    fn fixed_n<E: Elem, const N: usize>(planes: bool) -> Fmt {
+        if planes {
+            Fmt::Planes(N)
+        } else {
+            Fmt::Elements(E::W)
+        }
+    }
+
+    /// Whether the byte-plane sides of a `sp`/`dp` variant hold planes of `n` slots,
+    /// so [`fixed_n`] gives their formats.
+    fn planes_of(s: Fmt, d: Fmt, sp: bool, dp: bool, n: usize) -> bool {
+        (!sp || s == Fmt::Planes(n)) && (!dp || d == Fmt::Planes(n))
+    }
+
     /// The pixel runs of a transposed grid (`transposed` of a vector path with
     /// `lanes` lanes, 8 or 16): `len` consecutive elements on the strided side per row
     /// of `rows`, taken in chunks of `chunk <= lanes` pixels that start at a W-tile
@@ -1835,41 +1853,57 @@ mod x86 {
         ) {
             let (sf, df) = (fixed::<S>(s.fmt, SP), fixed::<D>(d.fmt, DP));
             let slots = r.slots;
+            // Byte planes of 16 and 32 slots as constant formats ([`fixed_n`]): with the
+            // plane size a run-time value, the loop of `bf16[8,14,14,32]` out of 1x4x4x16
+            // tiles into F32 ran about 40 instructions a pixel (two groups), 30 without.
+            // (Macros, not closures: a closure called with both constant and run-time
+            // formats is one function, and the constants are lost.)
+            let by_group = walk_by_group::<S, D>(s, d, r);
+            macro_rules! walk {
+                ($f:expr) => {
+                    for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, $f)
+                };
+            }
+            macro_rules! groups32 {
+                ($sf:expr, $df:expr) => {{
+                    let (sf, df) = ($sf, $df);
+                    if wide32::<S, D>(sf, df) {
+                        walk!(|sp, dp, _| block32(sp, sf, dp, df, u32::MAX, u32::MAX))
+                    } else if narrow32::<S, D>(sf, df, true) {
+                        walk!(|sp, dp, _| group32_narrow::<S, D, DP>(sp, dp, u32::MAX))
+                    } else {
+                        // Two fixed blocks, not the loop below: a run-time loop of two
+                        // blocks per group measured 1.7x to 2x slower on the Intel machine
+                        // (`f16[1,56,56,64]` into 1x8x8x32 tiles 30 -> 14.5 us).
+                        walk!(|sp, dp, _| {
+                            block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF);
+                            block::<S, D>(sp, sf, dp, df, 16, 0xFFFF, 0xFFFF);
+                        })
+                    }
+                }};
+            }
+            let [p16, p32] = [16, 32].map(|n| planes_of(s.fmt, d.fmt, SP, DP, n));
             // SAFETY: each group is in bounds (contract) and holds `slots` elements and
             // slots (every group is full: `valid % slots == 0`), so the unmasked blocks
             // at k = 0, 16, .. < slots touch only the group's elements and slots.
-            let by_group = walk_by_group::<S, D>(s, d, r);
             unsafe {
-                if slots == 16 {
-                    for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sp, dp, _| {
-                        block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF)
-                    })
-                } else if slots == 32 && wide32::<S, D>(sf, df) {
-                    for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sp, dp, _| {
-                        block32(sp, sf, dp, df, u32::MAX, u32::MAX)
-                    })
-                } else if slots == 32 && narrow32::<S, D>(sf, df, true) {
-                    for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sp, dp, _| {
-                        group32_narrow::<S, D, DP>(sp, dp, u32::MAX)
-                    })
-                } else if slots == 32 {
-                    // Two fixed blocks, not the loop below: a run-time loop of two blocks
-                    // per group measured 1.7x to 2x slower on the Intel machine
-                    // (`f16[1,56,56,64]` into 1x8x8x32 tiles 30 -> 14.5 us).
-                    for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sp, dp, _| {
-                        block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF);
-                        block::<S, D>(sp, sf, dp, df, 16, 0xFFFF, 0xFFFF);
-                    })
-                } else {
-                    for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sp, dp, _| {
+                match slots {
+                    16 if p16 => {
+                        let (sf, df) = (fixed_n::<S, 16>(SP), fixed_n::<D, 16>(DP));
+                        walk!(|sp, dp, _| block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF))
+                    }
+                    16 => walk!(|sp, dp, _| block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF)),
+                    32 if p32 => groups32!(fixed_n::<S, 32>(SP), fixed_n::<D, 32>(DP)),
+                    32 => groups32!(sf, df),
+                    _ => walk!(|sp, dp, _| {
                         let mut k = 0;
                         while k < slots {
                             block::<S, D>(sp, sf, dp, df, k, 0xFFFF, 0xFFFF);
                             k += 16;
                         }
-                    })
+                    }),
                 }
-            };
+            }
         }
 
         /// Whether [`pixel_pairs`] takes the full groups of `r`: 16-bit elements in
@@ -2521,7 +2555,9 @@ mod x86 {
                 // The last group is one masked block (a few channels), then zero blocks
                 // up to the tile's slots when padded.
                 let one = nv < 16 && (ns <= 16 || ns == r.slots);
-                match (r.slots, one) {
+                // `planned` takes byte planes of `FULL` slots as constant formats.
+                let fixed = r.slots == 0 || planes_of(s.fmt, d.fmt, SP, DP, r.slots);
+                match (if fixed { r.slots } else { 0 }, one) {
                     (8, _) => planned::<S, D, SP, DP, 8, true>(src, s, dst, d, r, g),
                     (16, true) => planned::<S, D, SP, DP, 16, true>(src, s, dst, d, r, g),
                     (16, false) => planned::<S, D, SP, DP, 16, false>(src, s, dst, d, r, g),
@@ -2540,7 +2576,8 @@ mod x86 {
         /// time of an unmasked one (`f32[1,33,33,16]` into 8-slot tiles).
         ///
         /// # Safety
-        /// As for `grid_planned`, `FULL == 0 || slots == FULL`, and `ONE` only when
+        /// As for `grid_planned`, `FULL == 0 || slots == FULL` (and then every byte-plane
+        /// side holds planes of `FULL` slots: [`planes_of`]), and `ONE` only when
         /// `FULL > 0`, `nv < 16` and `ns <= 16 || ns == slots`.
         ///
         /// Its own target features, not `#[inline(always)]`: a closure takes the features
@@ -2566,7 +2603,11 @@ mod x86 {
             r: Row,
             g: Grid,
         ) {
-            let (sf, df) = (fixed::<S>(s.fmt, SP), fixed::<D>(d.fmt, DP));
+            let (sf, df) = if FULL > 0 {
+                (fixed_n::<S, FULL>(SP), fixed_n::<D, FULL>(DP))
+            } else {
+                (fixed::<S>(s.fmt, SP), fixed::<D>(d.fmt, DP))
+            };
             let full_groups = r.groups() - 1;
             let (nv, ns) = r.group(full_groups);
             let (whole, last) = (Plan::new(r.slots, r.slots), Plan::new(nv, ns));

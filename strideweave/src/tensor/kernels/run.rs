@@ -2555,9 +2555,10 @@ mod x86 {
                 // The last group is one masked block (a few channels), then zero blocks
                 // up to the tile's slots when padded.
                 let one = nv < 16 && (ns <= 16 || ns == r.slots);
-                // `planned` takes byte planes of `FULL` slots as constant formats.
-                let fixed = r.slots == 0 || planes_of(s.fmt, d.fmt, SP, DP, r.slots);
-                match (if fixed { r.slots } else { 0 }, one) {
+                // `planned` takes byte planes of `FULL` slots as constant formats; other
+                // rows (none the placements make) the general plan.
+                let constant = planes_of(s.fmt, d.fmt, SP, DP, r.slots);
+                match (if constant { r.slots } else { 0 }, one) {
                     (8, _) => planned::<S, D, SP, DP, 8, true>(src, s, dst, d, r, g),
                     (16, true) => planned::<S, D, SP, DP, 16, true>(src, s, dst, d, r, g),
                     (16, false) => planned::<S, D, SP, DP, 16, false>(src, s, dst, d, r, g),

@@ -1856,45 +1856,40 @@ mod x86 {
             // Byte planes of 16 and 32 slots as constant formats ([`fixed_n`]): with the
             // plane size a run-time value, the loop of `bf16[8,14,14,32]` out of 1x4x4x16
             // tiles into F32 ran about 40 instructions a pixel (two groups), 30 without.
-            // (Macros, not closures: a closure called with both constant and run-time
-            // formats is one function, and the constants are lost.)
+            // A row whose planes are not its slots (none the placements make) takes the
+            // block loop at the end with the run-time formats.
             let by_group = walk_by_group::<S, D>(s, d, r);
             macro_rules! walk {
                 ($f:expr) => {
                     for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, $f)
                 };
             }
-            macro_rules! groups32 {
-                ($sf:expr, $df:expr) => {{
-                    let (sf, df) = ($sf, $df);
-                    if wide32::<S, D>(sf, df) {
-                        walk!(|sp, dp, _| block32(sp, sf, dp, df, u32::MAX, u32::MAX))
-                    } else if narrow32::<S, D>(sf, df, true) {
-                        walk!(|sp, dp, _| group32_narrow::<S, D, DP>(sp, dp, u32::MAX))
-                    } else {
-                        // Two fixed blocks, not the loop below: a run-time loop of two
-                        // blocks per group measured 1.7x to 2x slower on the Intel machine
-                        // (`f16[1,56,56,64]` into 1x8x8x32 tiles 30 -> 14.5 us).
-                        walk!(|sp, dp, _| {
-                            block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF);
-                            block::<S, D>(sp, sf, dp, df, 16, 0xFFFF, 0xFFFF);
-                        })
-                    }
-                }};
-            }
-            let [p16, p32] = [16, 32].map(|n| planes_of(s.fmt, d.fmt, SP, DP, n));
+            let constant = planes_of(s.fmt, d.fmt, SP, DP, slots);
             // SAFETY: each group is in bounds (contract) and holds `slots` elements and
             // slots (every group is full: `valid % slots == 0`), so the unmasked blocks
             // at k = 0, 16, .. < slots touch only the group's elements and slots.
             unsafe {
                 match slots {
-                    16 if p16 => {
+                    16 if constant => {
                         let (sf, df) = (fixed_n::<S, 16>(SP), fixed_n::<D, 16>(DP));
                         walk!(|sp, dp, _| block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF))
                     }
-                    16 => walk!(|sp, dp, _| block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF)),
-                    32 if p32 => groups32!(fixed_n::<S, 32>(SP), fixed_n::<D, 32>(DP)),
-                    32 => groups32!(sf, df),
+                    32 if constant => {
+                        let (sf, df) = (fixed_n::<S, 32>(SP), fixed_n::<D, 32>(DP));
+                        if wide32::<S, D>(sf, df) {
+                            walk!(|sp, dp, _| block32(sp, sf, dp, df, u32::MAX, u32::MAX))
+                        } else if narrow32::<S, D>(sf, df, true) {
+                            walk!(|sp, dp, _| group32_narrow::<S, D, DP>(sp, dp, u32::MAX))
+                        } else {
+                            // Two fixed blocks, not the loop below: a run-time loop of two
+                            // blocks per group measured 1.7x to 2x slower on the Intel
+                            // machine (`f16[1,56,56,64]` into 1x8x8x32 tiles 30 -> 14.5 us).
+                            walk!(|sp, dp, _| {
+                                block::<S, D>(sp, sf, dp, df, 0, 0xFFFF, 0xFFFF);
+                                block::<S, D>(sp, sf, dp, df, 16, 0xFFFF, 0xFFFF);
+                            })
+                        }
+                    }
                     _ => walk!(|sp, dp, _| {
                         let mut k = 0;
                         while k < slots {

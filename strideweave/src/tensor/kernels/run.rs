@@ -2553,6 +2553,14 @@ mod x86 {
                 // `planned` takes byte planes of `FULL` slots as constant formats; other
                 // rows (none the placements make) the general plan.
                 let constant = planes_of(s.fmt, d.fmt, SP, DP, r.slots);
+                if S::W == 2
+                    && constant
+                    && r.slots == 32
+                    && r.pad
+                    && narrow32::<S, D>(s.fmt, d.fmt, true)
+                {
+                    return narrow32_padded::<S, D, DP>(src, s, dst, d, r, g);
+                }
                 match (if constant { r.slots } else { 0 }, one) {
                     (8, _) => planned::<S, D, SP, DP, 8, true>(src, s, dst, d, r, g),
                     (16, true) => planned::<S, D, SP, DP, 16, true>(src, s, dst, d, r, g),
@@ -2561,6 +2569,38 @@ mod x86 {
                     (32, false) => planned::<S, D, SP, DP, 32, false>(src, s, dst, d, r, g),
                     _ => planned::<S, D, SP, DP, 0, false>(src, s, dst, d, r, g),
                 }
+            }
+        }
+
+        /// F16 into BF16 32-slot tile pixels with a partial last group (`f16[1,57,55,40]`
+        /// into 1x8x8x32 tiles: 32 + 8 channels): every group by [`group32_narrow`], the
+        /// last one's missing elements masked and all its slots written, one 64-byte
+        /// store a group. In [`planned`]'s group closure the F16 widening made the
+        /// closure too large to inline, so this row shape has its own walk; `planned`
+        /// converted 16 lanes at a time and wrote four 16-byte plane pieces a group.
+        ///
+        /// # Safety
+        /// As for `grid_planned`, with `narrow32::<S, D>(.., true)`, 32 slots a group
+        /// (byte-plane sides of 32-slot planes) and `r.pad` (every slot of every group
+        /// written).
+        #[inline(never)]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,avx512vbmi")]
+        unsafe fn narrow32_padded<S: Elem, D: Elem, const DP: bool>(
+            src: *const u8,
+            s: Side,
+            dst: *mut u8,
+            d: Side,
+            r: Row,
+            g: Grid,
+        ) {
+            let lvm = mask32(r.group(r.groups() - 1).0);
+            let by_group = walk_by_group::<S, D>(s, d, r);
+            // SAFETY: rows in bounds (contract); a full group's 32 elements and the last
+            // one's `nv` (in `lvm`) are read, every group's 32 slots written (padded).
+            unsafe {
+                for_each_group_ordered::<S, D>(src, s, dst, d, r, g, by_group, |sg, dg, last| {
+                    group32_narrow::<S, D, DP>(sg, dg, if last { lvm } else { u32::MAX })
+                })
             }
         }
 

@@ -721,6 +721,18 @@ fn tile_rows_across_outer_indices_match_the_oracle_on_every_path() {
         // without alignment gaps.
         ("8,7,3,60", "mla-cblocked(tile=(4,4), align=64)"),
         ("9,5,7,20", "mla-cblocked(tile=(3,2), align=256)"),
+        // Short walks (under 16 rows) of a few outer indices, which take blocks too:
+        // the edge rows of every image in one grid.
+        (
+            "2,13,11,40",
+            "mla-tiled(roles=.HWC, tile=(1,4,4,16), align=64)",
+        ),
+        (
+            "2,7,7,40",
+            "mla-tiled(roles=.HWC, tile=(1,8,8,32), align=64)",
+        ),
+        ("3,9,9,16", "mla-cblocked(tile=(4,4), align=64)"),
+        ("2,5,5,100", "mla-cblocked(tile=(4,4), align=128)"),
     ];
     let pairs = [("f16", "f16"), ("f32", "bf16"), ("bf16", "f32")];
     check_cases(&cases, &pairs, 29, true);

@@ -536,15 +536,22 @@ impl RowBlock {
 /// [`RowBlock`]). Over a whole walk of at least [`RUNS_MIN_ROWS`] rows, the blocks are
 /// [`TileWalk::runs`]' (a tensor's rows of whole H tiles at once, for each D tile and
 /// outer index), so a row costs a few additions instead of a step of the walk, about
-/// 6 ns (`f16[8,28,7,7]`: 112 rows); a part of a walk, or a short one, goes row by row.
+/// 6 ns (`f16[8,28,7,7]`: 112 rows), and so are those of a shorter walk with runs across
+/// (see below); a part of a walk, or a short walk of one run, goes row by row.
 fn for_row_blocks(walk: &TileWalk, range: std::ops::Range<usize>, mut f: impl FnMut(RowBlock)) {
     let rows = walk.count() as usize;
-    // Runs across (outer indices, D tiles) that outnumber a run's rows along H become
-    // grids across them (`RowBatch::push_block`), so short walks take blocks then too:
-    // `f32[4,7,57,3]` into 1x4x4x16 tiles, 8 rows, made 16 conversion calls row by row.
+    // Short walks take blocks too when they have runs across (outer indices, D tiles):
+    // the same rows of every run are then batched (`RowBatch::push_block`: an edge row
+    // of every image in one grid), which saves more than the blocks' setup costs.
+    // `f32[4,7,57,3]` into 1x4x4x16 tiles, 8 rows, made 16 conversion calls row by row;
+    // with blocks only when the runs across outnumbered the rows along H, in-process
+    // A/B: `f16[2,7,7,40]` into 1x4x4x16 tiles 0.71x, `[3,9,9,16]` into (4,4) blocks
+    // 0.71x, `f32[2,5,5,100]` out of 1x4x4x16 tiles into BF16 0.78x, `[2,13,11,40]` and
+    // `[3,17,19,24]` 0.87x to 0.90x. A walk of one run (a single image) still goes row
+    // by row: blocks measured 1.08x slower there (`[1,13,11,40]`, `[1,13,17,3]`).
     let along = walk.counts()[0] as usize;
-    let across_wins = along.saturating_mul(along) < rows;
-    if range != (0..rows) || (rows < RUNS_MIN_ROWS && !across_wins) {
+    let across = rows > along;
+    if range != (0..rows) || (rows < RUNS_MIN_ROWS && !across) {
         return for_tiles(walk, range, |t| f(RowBlock::one(tile_row(t))));
     }
     for b in walk.runs() {
@@ -579,9 +586,9 @@ fn for_row_blocks(walk: &TileWalk, range: std::ops::Range<usize>, mut f: impl Fn
     }
 }
 
-/// Walks of fewer rows than this go row by row in [`for_row_blocks`]: setting up the
-/// blocks (copies of a few-hundred-byte `TileAt`) cost about 90 ns, 15 rows' steps
-/// (`bf16[1,13,17,3]` into (4,4) blocks, 4 rows: 0.38 -> 0.47 us with blocks).
+/// Walks of one run and fewer rows than this go row by row in [`for_row_blocks`]:
+/// setting up the blocks (copies of a few-hundred-byte `TileAt`) cost about 90 ns, 15
+/// rows' steps (`bf16[1,13,17,3]` into (4,4) blocks, 4 rows: 0.38 -> 0.47 us with blocks).
 const RUNS_MIN_ROWS: usize = 16;
 
 /// Row `i` of a run of a [`RowBlock`].

@@ -733,6 +733,12 @@ fn tile_rows_across_outer_indices_match_the_oracle_on_every_path() {
         ),
         ("3,9,9,16", "mla-cblocked(tile=(4,4), align=64)"),
         ("2,5,5,100", "mla-cblocked(tile=(4,4), align=128)"),
+        // A block per outer index (three D tiles each): 300 blocks, more than `prepare`
+        // lists, so the walk makes its blocks at run time.
+        (
+            "300,3,2,2,3",
+            "mla-tiled(roles=.DHWC, tile=(1,2,2,8), align=64)",
+        ),
     ];
     let pairs = [("f16", "f16"), ("f32", "bf16"), ("bf16", "f32")];
     check_cases(&cases, &pairs, 29, true);

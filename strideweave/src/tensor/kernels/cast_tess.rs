@@ -338,7 +338,7 @@ fn tiled_fmt(planes: bool, slots: usize, width: usize) -> Fmt {
 
 /// One row of tiles along W (fixed outer index and D, H tile numbers) as seen from the
 /// strided side.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 struct TileRow {
     /// Storage number of the row's first tile (W tile 0, channel tile 0).
     idx0: usize,
@@ -374,7 +374,7 @@ fn row_walk(
     strides_hd: [u64; 2],
     outer: impl DoubleEndedIterator<Item = (u64, u64)>,
     row_tiles: [u64; 3],
-) -> Result<TileWalk, TensorError> {
+) -> Result<RowWalk, TensorError> {
     let layout_err =
         |e: &dyn std::fmt::Display| TensorError::new(Rule::Overflow, format!("tile rows: {e}"));
     let leaf = |n: u64, d: u64| Layout::leaf(n, d).map_err(|e| layout_err(&e));
@@ -406,12 +406,51 @@ fn row_walk(
     let tiles = tiles
         .append(&leaf(n_outer, row_tiles[2])?)
         .map_err(|e| layout_err(&e))?;
-    TileWalk::new(
+    let walk = TileWalk::new(
         &input.shape(),
         &[tile_hd[0], tile_hd[1], 1],
         &[&input, &tiles],
     )
-    .map_err(|e| layout_err(&e))
+    .map_err(|e| layout_err(&e))?;
+    Ok(RowWalk::new(walk))
+}
+
+/// A [`row_walk`] with its blocks (see [`for_row_blocks`]) listed once by `prepare`
+/// when there are at most [`MAX_LISTED_BLOCKS`]: a run over the whole walk then reads
+/// the list instead of setting up [`TileWalk::runs`] (about 90 ns) or stepping the walk
+/// row by row (about 6 ns a row), which was a tenth of a small tensor's run.
+#[derive(Debug, Clone)]
+pub(crate) struct RowWalk {
+    walk: TileWalk,
+    blocks: Vec<RowBlock>,
+}
+
+/// Row walks of more blocks than this (a block per outer index or D tile at most) walk
+/// at run time: their tensors are large enough not to notice, and the list stays small.
+const MAX_LISTED_BLOCKS: usize = 256;
+
+impl RowWalk {
+    fn new(walk: TileWalk) -> Self {
+        let mut blocks = Vec::new();
+        let mut fits = true;
+        run_blocks(&walk, |b| {
+            fits &= blocks.len() < MAX_LISTED_BLOCKS;
+            if fits {
+                blocks.push(b);
+            }
+        });
+        if !fits {
+            blocks = Vec::new();
+        }
+        RowWalk { walk, blocks }
+    }
+}
+
+impl std::ops::Deref for RowWalk {
+    type Target = TileWalk;
+    fn deref(&self) -> &TileWalk {
+        &self.walk
+    }
 }
 
 /// A row of tiles of a [`row_walk`].
@@ -431,7 +470,7 @@ fn tile_row(t: &TileAt) -> TileRow {
 /// together: full W tiles in one grid, a partial last one in another.
 #[derive(Debug, Clone)]
 pub(crate) struct TileRows {
-    walk: TileWalk,
+    walk: RowWalk,
     /// Strided-side byte strides of D, H, W, C (0 for an absent role).
     s: [usize; 4],
     tile: [usize; 4],
@@ -497,7 +536,7 @@ impl TileRows {
 /// and that run again `across` times, `astep` apart (input bytes, tiles), along digit
 /// `adigit` of the rows (the D tiles or the outer index). Every row of a block shares
 /// `first`'s valid extents.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 struct RowBlock {
     first: TileRow,
     n: usize,
@@ -533,14 +572,19 @@ impl RowBlock {
 }
 
 /// Calls `f` with the rows `range` of the row walk `walk` (in its order) as blocks (see
-/// [`RowBlock`]). Over a whole walk of at least [`RUNS_MIN_ROWS`] rows, the blocks are
-/// [`TileWalk::runs`]' (a tensor's rows of whole H tiles at once, for each D tile and
-/// outer index), so a row costs a few additions instead of a step of the walk, about
-/// 6 ns (`f16[8,28,7,7]`: 112 rows), and so are those of a shorter walk with runs across
-/// (see below); a part of a walk, or a short walk of one run, goes row by row.
-fn for_row_blocks(walk: &TileWalk, range: std::ops::Range<usize>, mut f: impl FnMut(RowBlock)) {
+/// [`RowBlock`]). Over a whole walk the blocks are [`TileWalk::runs`]' (a tensor's rows
+/// of whole H tiles at once, for each D tile and outer index), so a row costs a few
+/// additions instead of a step of the walk, about 6 ns (`f16[8,28,7,7]`: 112 rows): the
+/// list `prepare` made ([`RowWalk`]; in-process A/B against the choices below, 0.90x to
+/// 0.97x the time of small tensors such as `f16[1,13,11,40]` and `[2,13,11,40]` into
+/// 1x4x4x16 tiles, 0.98x at `[1,57,55,40]`), else made now. A part of a walk (a
+/// thread's), or a short walk of one run without a list, goes row by row.
+fn for_row_blocks(walk: &RowWalk, range: std::ops::Range<usize>, mut f: impl FnMut(RowBlock)) {
     let rows = walk.count() as usize;
-    // Short walks take blocks too when they have runs across (outer indices, D tiles):
+    if range == (0..rows) && !walk.blocks.is_empty() {
+        return walk.blocks.iter().for_each(|&b| f(b));
+    }
+    // Without a list: short walks take blocks too when they have runs across (outer indices, D tiles):
     // the same rows of every run are then batched (`RowBatch::push_block`: an edge row
     // of every image in one grid), which saves more than the blocks' setup costs.
     // `f32[4,7,57,3]` into 1x4x4x16 tiles, 8 rows, made 16 conversion calls row by row;
@@ -554,6 +598,11 @@ fn for_row_blocks(walk: &TileWalk, range: std::ops::Range<usize>, mut f: impl Fn
     if range != (0..rows) || (rows < RUNS_MIN_ROWS && !across) {
         return for_tiles(walk, range, |t| f(RowBlock::one(tile_row(t))));
     }
+    run_blocks(walk, f)
+}
+
+/// The blocks of a whole walk from [`TileWalk::runs`] (see [`for_row_blocks`]).
+fn run_blocks(walk: &TileWalk, mut f: impl FnMut(RowBlock)) {
     for b in walk.runs() {
         let first = tile_row(&b);
         let [n, c1, c2] = b.counts().map(|c| c as usize);
@@ -603,7 +652,7 @@ fn run_row(first: &TileRow, i: usize, steps: [usize; 2]) -> TileRow {
 
 /// [`for_row_blocks`] over the rows of `walk` in `part` (whose digit `part.digit` lies
 /// in `part.range`), each block clipped to them.
-fn for_part_blocks(walk: &TileWalk, part: &UntessPart, mut f: impl FnMut(RowBlock)) {
+fn for_part_blocks(walk: &RowWalk, part: &UntessPart, mut f: impl FnMut(RowBlock)) {
     let clip = |d: usize, n: usize| {
         let clip = |x: usize| x.saturating_sub(d).min(n);
         (clip(part.range.0), clip(part.range.1))
@@ -1003,7 +1052,7 @@ fn pack_tiled<T: TileDims, S: Elem, D: Elem>(
 
 /// The rows of MlaCBlocked tiles `(outer, ht)` as a [`row_walk`] (no D role): each
 /// row's first input pixel, first tile number and valid H rows.
-fn cblocked_rows(g: &CBlockedGeom, dims: &Dims, a: &StridedGeom) -> Result<TileWalk, TensorError> {
+fn cblocked_rows(g: &CBlockedGeom, dims: &Dims, a: &StridedGeom) -> Result<RowWalk, TensorError> {
     let r = g.rank;
     let outer = (0..r - 3).map(|ax| (dims.extents()[ax], a.stride[ax]));
     let row_tiles = [g.n_tw, g.n_th * g.n_tw, g.n_th * g.n_tw];
@@ -1020,7 +1069,7 @@ fn cblocked_rows(g: &CBlockedGeom, dims: &Dims, a: &StridedGeom) -> Result<TileW
 #[derive(Debug, Clone)]
 pub(crate) enum Rows {
     Tiled(TileRows),
-    CBlocked(TileWalk),
+    CBlocked(RowWalk),
 }
 
 /// The row walk of the tiled geometry `g` whose strided side is `b` (`None` when `g` is
@@ -1073,7 +1122,7 @@ fn pack_cblocked<T: TileDims, S: Elem, D: Elem>(
     exec: &Exec,
     t: T,
     g: &CBlockedGeom,
-    rows: &TileWalk,
+    rows: &RowWalk,
     a: &StridedGeom,
     src: &[u8],
     dst: &mut [u8],
@@ -1450,7 +1499,7 @@ fn untess_cblocked<S: Elem, D: Elem>(
     exec: &Exec,
     dims: &Dims,
     g: &CBlockedGeom,
-    rows: &TileWalk,
+    rows: &RowWalk,
     src: &[u8],
     b: &StridedGeom,
     dst: &mut [u8],

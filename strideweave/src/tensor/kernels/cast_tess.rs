@@ -426,18 +426,16 @@ pub(crate) struct RowWalk {
 }
 
 /// Row walks of more blocks than this (a block per outer index or D tile at most) walk
-/// at run time: their tensors are large enough not to notice, and the list stays small.
+/// at run time: their tensors are large enough not to notice, and the list stays small
+/// (`prepare` stops counting at the first block past it).
 const MAX_LISTED_BLOCKS: usize = 256;
 
 impl RowWalk {
     fn new(walk: TileWalk) -> Self {
         let mut blocks = Vec::new();
-        let mut fits = true;
-        run_blocks(&walk, |b| {
-            fits &= blocks.len() < MAX_LISTED_BLOCKS;
-            if fits {
-                blocks.push(b);
-            }
+        let fits = run_blocks(&walk, |b| {
+            blocks.push(b);
+            blocks.len() <= MAX_LISTED_BLOCKS
         });
         if !fits {
             blocks = Vec::new();
@@ -584,9 +582,10 @@ fn for_row_blocks(walk: &RowWalk, range: std::ops::Range<usize>, mut f: impl FnM
     if range == (0..rows) && !walk.blocks.is_empty() {
         return walk.blocks.iter().for_each(|&b| f(b));
     }
-    // Without a list: short walks take blocks too when they have runs across (outer indices, D tiles):
-    // the same rows of every run are then batched (`RowBatch::push_block`: an edge row
-    // of every image in one grid), which saves more than the blocks' setup costs.
+    // Without a list: short walks take blocks too when they have runs across (outer
+    // indices, D tiles): the same rows of every run are then batched
+    // (`RowBatch::push_block`: an edge row of every image in one grid), which saves more
+    // than the blocks' setup costs.
     // `f32[4,7,57,3]` into 1x4x4x16 tiles, 8 rows, made 16 conversion calls row by row;
     // with blocks only when the runs across outnumbered the rows along H, in-process
     // A/B: `f16[2,7,7,40]` into 1x4x4x16 tiles 0.71x, `[3,9,9,16]` into (4,4) blocks
@@ -598,11 +597,15 @@ fn for_row_blocks(walk: &RowWalk, range: std::ops::Range<usize>, mut f: impl FnM
     if range != (0..rows) || (rows < RUNS_MIN_ROWS && !across) {
         return for_tiles(walk, range, |t| f(RowBlock::one(tile_row(t))));
     }
-    run_blocks(walk, f)
+    run_blocks(walk, |b| {
+        f(b);
+        true
+    });
 }
 
-/// The blocks of a whole walk from [`TileWalk::runs`] (see [`for_row_blocks`]).
-fn run_blocks(walk: &TileWalk, mut f: impl FnMut(RowBlock)) {
+/// The blocks of a whole walk from [`TileWalk::runs`] (see [`for_row_blocks`]), until `f`
+/// returns false; whether it never did.
+fn run_blocks(walk: &TileWalk, mut f: impl FnMut(RowBlock) -> bool) -> bool {
     for b in walk.runs() {
         let first = tile_row(&b);
         let [n, c1, c2] = b.counts().map(|c| c as usize);
@@ -620,7 +623,9 @@ fn run_blocks(walk: &TileWalk, mut f: impl FnMut(RowBlock)) {
         };
         if c1 == 1 {
             // Outer indices across (D tiles absent or one).
-            f(block(first, c2, 2, 0));
+            if !f(block(first, c2, 2, 0)) {
+                return false;
+            }
             continue;
         }
         for i2 in 0..c2 {
@@ -630,9 +635,12 @@ fn run_blocks(walk: &TileWalk, mut f: impl FnMut(RowBlock)) {
                 ..first
             };
             row.digits[0] += i2;
-            f(block(row, c1, 1, 1));
+            if !f(block(row, c1, 1, 1)) {
+                return false;
+            }
         }
     }
+    true
 }
 
 /// Walks of one run and fewer rows than this go row by row in [`for_row_blocks`]:

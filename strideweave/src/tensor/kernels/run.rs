@@ -93,7 +93,7 @@ impl Row {
     /// Asked many times per grid: a row of one group (few channels) skips the division,
     /// 2% to 4% of a small tensor's CastTess or CastUntess (`f32[2,9,9,5]`, 0.75 us), and
     /// tile pixels (8, 16 or 32 slots) shift instead (`f16[2,13,11,40]` into 1x4x4x16
-    /// tiles, 16 grids: 0.97x to 0.98x the time).
+    /// tiles and `bf16[2,13,11,40]` into (4,4) blocks: 0.97x to 0.98x the time).
     #[inline]
     fn groups(&self) -> usize {
         if self.valid <= self.slots {
@@ -1017,7 +1017,7 @@ fn groups_crowd_l1<S: Elem, D: Elem>(s: Side, d: Side, r: Row) -> bool {
 /// then in group 1, ... (see [`GROUP_OUTER_MIN`]). Each group of each pixel is visited
 /// exactly once. Rows of 4 or 8 pixels in one piece take [`group_walk`] with that count
 /// as a constant, and so do rows of 3 in pairs (a 4-pixel tile's partial last W tile:
-/// `f16[16,7,7,40]` into 1x4x4x16 tiles 0.85x the time, `[1,13,11,40]` 0.90x; the
+/// `f16[16,7,7,40]` into 1x4x4x16 tiles 0.82x the time, `[1,13,11,40]` 0.91x; the
 /// walks of one or four pixels a call gained nothing measurable, and would grow).
 ///
 /// # Safety

@@ -575,28 +575,20 @@ impl RowBlock {
 /// additions instead of a step of the walk, about 6 ns (`f16[8,28,7,7]`: 112 rows): the
 /// list `prepare` made ([`RowWalk`]; in-process A/B against the choices below, 0.90x to
 /// 0.97x the time of small tensors such as `f16[1,13,11,40]` and `[2,13,11,40]` into
-/// 1x4x4x16 tiles, 0.98x at `[1,57,55,40]`), else made now. A part of a walk (a
-/// thread's), or a short walk of one run without a list, goes row by row.
+/// 1x4x4x16 tiles, 0.98x at `[1,57,55,40]`), else made now. Listing every walk's blocks
+/// also batches the same row of every image (an edge row of two or three images is one
+/// grid: `f16[2,7,7,40]` into 1x4x4x16 tiles 0.71x). A part of a walk (a thread's) goes
+/// row by row.
 fn for_row_blocks(walk: &RowWalk, range: std::ops::Range<usize>, mut f: impl FnMut(RowBlock)) {
     let rows = walk.count() as usize;
-    if range == (0..rows) && !walk.blocks.is_empty() {
-        return walk.blocks.iter().for_each(|&b| f(b));
-    }
-    // Without a list: short walks take blocks too when they have runs across (outer
-    // indices, D tiles): the same rows of every run are then batched
-    // (`RowBatch::push_block`: an edge row of every image in one grid), which saves more
-    // than the blocks' setup costs.
-    // `f32[4,7,57,3]` into 1x4x4x16 tiles, 8 rows, made 16 conversion calls row by row;
-    // with blocks only when the runs across outnumbered the rows along H, in-process
-    // A/B: `f16[2,7,7,40]` into 1x4x4x16 tiles 0.71x, `[3,9,9,16]` into (4,4) blocks
-    // 0.71x, `f32[2,5,5,100]` out of 1x4x4x16 tiles into BF16 0.78x, `[2,13,11,40]` and
-    // `[3,17,19,24]` 0.87x to 0.90x. A walk of one run (a single image) still goes row
-    // by row: blocks measured 1.08x slower there (`[1,13,11,40]`, `[1,13,17,3]`).
-    let along = walk.counts()[0] as usize;
-    let across = rows > along;
-    if range != (0..rows) || (rows < RUNS_MIN_ROWS && !across) {
+    if range != (0..rows) {
         return for_tiles(walk, range, |t| f(RowBlock::one(tile_row(t))));
     }
+    if !walk.blocks.is_empty() {
+        return walk.blocks.iter().for_each(|&b| f(b));
+    }
+    // Unlisted walks have more than `MAX_LISTED_BLOCKS` blocks, so many rows that the
+    // runs' setup is paid back.
     run_blocks(walk, |b| {
         f(b);
         true
@@ -642,11 +634,6 @@ fn run_blocks(walk: &TileWalk, mut f: impl FnMut(RowBlock) -> bool) -> bool {
     }
     true
 }
-
-/// Walks of one run and fewer rows than this go row by row in [`for_row_blocks`]:
-/// setting up the blocks (copies of a few-hundred-byte `TileAt`) cost about 90 ns, 15
-/// rows' steps (`bf16[1,13,17,3]` into (4,4) blocks, 4 rows: 0.38 -> 0.47 us with blocks).
-const RUNS_MIN_ROWS: usize = 16;
 
 /// Row `i` of a run of a [`RowBlock`].
 fn run_row(first: &TileRow, i: usize, steps: [usize; 2]) -> TileRow {

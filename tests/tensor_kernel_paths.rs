@@ -351,6 +351,35 @@ fn every_16_bit_input_matches_half_on_every_path() {
     }
 }
 
+/// Cast admission's conversion rule in 32-lane vectors (F16 <-> BF16 as two halves at
+/// once): all 65,536 F16 and BF16 bit patterns through the few-channel packed chunks (12
+/// channels, two 16-slot tile pixels a chunk) and whole 32-slot groups (1x1x2x32 tiles,
+/// BF16 byte planes of 32 slots), into and out of the tiles, on every path and thread
+/// count. (The contiguous runs and 16-slot pixel pairs are the test above.)
+#[test]
+fn sixteen_bit_conversions_in_32_lane_vectors_match_half_for_every_input() {
+    let shapes = [
+        ("[1,5462,12]", "tile=(1,1,4,16)"),
+        ("[1,256,256]", "tile=(1,1,2,32)"),
+    ];
+    for (dims, tile) in shapes {
+        for (a, b) in [("f16", "bf16"), ("bf16", "f16")] {
+            let plain = |t: &str| spec(&format!("{t}{dims}"));
+            let tiled = |t: &str| spec(&format!("{t}{dims} mla-tiled(roles=.WC, {tile}, align=2)"));
+            // Every bit pattern in turn (65,544 or 65,536 elements).
+            let n = plain(a).required_bytes().unwrap() as usize / 2;
+            let bits: Vec<u8> = (0..n).flat_map(|i| (i as u16).to_le_bytes()).collect();
+            let input = AlignedBytes::from_slice(&bits);
+            check_all_paths_on(&plain(a), &tiled(b), &input);
+            // The same patterns in tiles of `a` (a copy packs them), then out of them.
+            let pack = prepare(Op::CastTess, &[plain(a)], &[tiled(a)]).unwrap();
+            let packed = run(&pack, &input, RunOptions::new().threads(1));
+            let packed = &packed.as_slice()[..pack.outputs()[0].bytes as usize];
+            check_all_paths_on(&tiled(a), &plain(b), &AlignedBytes::from_slice(packed));
+        }
+    }
+}
+
 /// Results never depend on the thread count, also above the automatic threshold.
 #[test]
 fn large_tensors_give_identical_bytes_for_every_thread_count() {

@@ -1885,7 +1885,7 @@ mod x86 {
                     32 if constant => {
                         let (sf, df) = (fixed_n::<S, 32>(SP), fixed_n::<D, 32>(DP));
                         if wide32::<S, D>(sf, df) {
-                            walk!(|sp, dp, _| block32(sp, sf, dp, df, u32::MAX, u32::MAX))
+                            walk!(|sp, dp, _| block32::<S, D>(sp, sf, dp, df, u32::MAX, u32::MAX))
                         } else if narrow32::<S, D>(sf, df, true) {
                             walk!(|sp, dp, _| group32_narrow::<S, D, DP>(sp, dp, u32::MAX))
                         } else {
@@ -1897,6 +1897,22 @@ mod x86 {
                                 block::<S, D>(sp, sf, dp, df, 16, 0xFFFF, 0xFFFF);
                             })
                         }
+                    }
+                    // F16 <-> BF16 runs (the contiguous Cast), 32 lanes a vector: 0.91x to
+                    // 0.97x the time of 16-lane blocks on Zen 4 (`[1,57,55,40]`,
+                    // `[8,28,28,257]`, `[1,224,224,3]`, both directions).
+                    _ if S::W == 2 && D::W == 2 && S::DTYPE != D::DTYPE && !SP && !DP => {
+                        walk!(|sp, dp, _| {
+                            let mut k = 0;
+                            while k + 32 <= slots {
+                                let (sk, dk) = (sp.add(2 * k), dp.add(2 * k));
+                                block32::<S, D>(sk, sf, dk, df, u32::MAX, u32::MAX);
+                                k += 32;
+                            }
+                            if k < slots {
+                                block::<S, D>(sp, sf, dp, df, k, 0xFFFF, 0xFFFF);
+                            }
+                        })
                     }
                     _ => walk!(|sp, dp, _| {
                         let mut k = 0;
@@ -1977,7 +1993,27 @@ mod x86 {
                         let wm = if r.pad { 0xFFFF } else { m };
                         return block::<S, D>(sp, sf, dp, df, 0, m, wm);
                     }
-                    if into_tiles {
+                    if S::DTYPE == DType::BF16 && D::DTYPE == DType::F16 {
+                        // BF16 -> F16: a pair's 32 lanes converted at once ([`convert32`],
+                        // no widening shuffle): 0.92x to 0.97x the time out of and into
+                        // 16-slot tiles on Zen 4 (`bf16[1,56,56,64]`); F16 -> BF16 measured
+                        // 1.06x slower that way, so it keeps a conversion a pixel.
+                        if into_tiles {
+                            let a = load16(sp, sf, 0, m);
+                            let b = load16(sp.add(s.pixel), sf, 0, m);
+                            let v = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(a), b);
+                            let v = convert32::<S, D>(v);
+                            let v = if DP { to_planes(v, 16) } else { v };
+                            _mm512_storeu_si512(dp.cast(), v);
+                        } else {
+                            let v = _mm512_loadu_si512(sp.cast());
+                            let v = if SP { from_planes(v, 16) } else { v };
+                            let v = convert32::<S, D>(v);
+                            store16(dp, df, 0, m, _mm512_castsi512_si256(v));
+                            let hi = _mm512_extracti64x4_epi64::<1>(v);
+                            store16(dp.add(d.pixel), df, 0, m, hi);
+                        }
+                    } else if into_tiles {
                         let a = cvt(load16(sp, sf, 0, m));
                         let b = cvt(load16(sp.add(s.pixel), sf, 0, m));
                         let v = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(a), b);
@@ -2658,7 +2694,9 @@ mod x86 {
             let last_half = FULL == 8 && nv == 8 && ns == 8;
             // SAFETY: rows in bounds (contract); every full group holds `slots` elements
             // and slots (`FULL` when nonzero), the last one `nv` and `ns` (`Row::group`).
-            let wide = FULL == 32 && wide32::<S, D>(sf, df);
+            // (Copies only: BF16 -> F16 by `block32` measured 1.05x slower with a partial
+            // last group, `bf16[1,57,55,40]` into F16 1x8x8x32 tiles.)
+            let wide = FULL == 32 && S::DTYPE == D::DTYPE && wide32::<S, D>(sf, df);
             // (F32 sources only: `narrow32` takes F16 where every group is whole, which
             // `grid_whole` walks; the branch stays out of this closure for F16, whose
             // widening made it too large to inline, 1.5x to 2.4x slower.)
@@ -2679,7 +2717,7 @@ mod x86 {
                         } else {
                             (u32::MAX, u32::MAX)
                         };
-                        block32(sg, sf, dg, df, vm, sm);
+                        block32::<S, D>(sg, sf, dg, df, vm, sm);
                     } else if S::W == 4 && pair32 && !(is_last && (ONE || lsm != u32::MAX)) {
                         group32_narrow::<S, D, DP>(sg, dg, if is_last { lvm } else { u32::MAX });
                     } else if !is_last {
@@ -2747,6 +2785,8 @@ mod x86 {
             /// Bytes from one chunk to the next.
             sstep: usize,
             dstep: usize,
+            /// A chunk holds more than 16 lanes (16-bit elements on both sides).
+            wide: bool,
         }
 
         /// The arguments a [`Packed`] plan was built from: element types, sides, row
@@ -2832,11 +2872,10 @@ mod x86 {
                 // Copies of 16-bit elements take a whole vector's 32 lanes (no conversion
                 // to fit in 16): twice the pixels per chunk for channels of 9 to 16
                 // (`f16[8,64,17,12]` into (2,2) blocks, one pixel a chunk before).
-                let most = if S::W == 2 && S::DTYPE == D::DTYPE {
-                    32
-                } else {
-                    16
-                };
+                // F16 <-> BF16 take 32 lanes too, converted as two halves ([`convert32`]):
+                // 12 channels out of 16-slot tiles into F16, 0.73x to 0.78x the time
+                // (`bf16[1,224,224,12]`, `[1,61,59,12]`), F16 into BF16 0.83x to 0.9x.
+                let most = if S::W == 2 && D::W == 2 { 32 } else { 16 };
                 let fits = |q: usize| {
                     q * valid <= most && (q - 1) * ps + valid <= ls && (q - 1) * pd + wlen <= ld
                 };
@@ -2981,6 +3020,7 @@ mod x86 {
                     store: both(&|n| byte_mask(n, pd, wlen, D::W, dplanes)),
                     sstep: q * s.pixel,
                     dstep: q * d.pixel,
+                    wide: q * valid > 16,
                 }
             }
 
@@ -3017,7 +3057,11 @@ mod x86 {
                             x,
                         ),
                     };
-                    let y = convert16::<S, D>(x);
+                    let y = if S::W == 2 && D::W == 2 && self.wide {
+                        convert32::<S, D>(x)
+                    } else {
+                        convert16::<S, D>(x)
+                    };
                     let y = match DK {
                         Lanes::IN_PLACE => y,
                         Lanes::PLANES => to_planes(y, self.dplanes),
@@ -3131,6 +3175,52 @@ mod x86 {
                     widen_to(S::DTYPE, D::DTYPE, lo),
                 )),
             }
+        }
+
+        /// The 32 16-bit lanes of `x` converted from `S` to `D` (both 16-bit; copies
+        /// unchanged), as [`convert16`] converts 16.
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,avx512vbmi")]
+        fn convert32<S: Elem, D: Elem>(x: __m512i) -> __m512i {
+            if S::DTYPE == DType::F16 && D::DTYPE == DType::BF16 {
+                // F16 values widened are never F32 subnormals, so `vcvtne2ps2bf16` of
+                // both halves is [`narrow`]'s result.
+                let lo = _mm512_cvtph_ps(_mm512_castsi512_si256(x));
+                let hi = _mm512_cvtph_ps(_mm512_extracti64x4_epi64::<1>(x));
+                // SAFETY: 32 bf16 lanes reinterpreted as the same 64 bytes.
+                return unsafe {
+                    std::mem::transmute::<__m512bh, __m512i>(_mm512_cvtne2ps_pbh(hi, lo))
+                };
+            }
+            if S::DTYPE == DType::BF16 && D::DTYPE == DType::F16 {
+                // A 32-bit lane holds elements 2j (low half) and 2j + 1: shifted up and
+                // masked they are F32 values (the NaN quieting left to `vcvtps2ph`, see
+                // [`widen_to`]), converted apart and interleaved again by one word
+                // permutation. Widening each half by `vpmovzxwd` first took 1.3x as long
+                // in the packed chunks (`bf16[1,61,59,12]` out of (4,4) blocks into F16).
+                let even = _mm512_slli_epi32::<16>(x);
+                let odd = _mm512_and_si512(x, _mm512_set1_epi32(0xFFFF_0000_u32 as i32));
+                let ce = _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm512_castsi512_ps(even));
+                let co = _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm512_castsi512_ps(odd));
+                const IDX: [u16; 32] = {
+                    let mut idx = [0u16; 32];
+                    let mut j = 0;
+                    while j < 16 {
+                        idx[2 * j] = j as u16;
+                        idx[2 * j + 1] = 32 + j as u16;
+                        j += 1;
+                    }
+                    idx
+                };
+                // SAFETY: reads 64 bytes of a constant table.
+                let idx = unsafe { _mm512_loadu_si512(IDX.as_ptr().cast()) };
+                return _mm512_permutex2var_epi16(
+                    _mm512_zextsi256_si512(ce),
+                    idx,
+                    _mm512_zextsi256_si512(co),
+                );
+            }
+            x
         }
 
         /// Pixels per chunk when `spread` applies: dense source pixels (elements) of
@@ -4434,18 +4524,19 @@ mod x86 {
             ((1u32 << n) - 1) as __mmask16
         }
 
-        /// A 32-slot group of BF16 elements copied (32-slot tiles, see [`wide32`]) as one
-        /// 64-byte vector: copies the elements of the lanes in `vm` and writes the slots in
-        /// `sm` (zero where `vm` is clear), a byte-plane side (32-slot planes, the pixel's
-        /// 64 bytes) by one shuffle of the whole pixel. Two 16-lane blocks took two
-        /// shuffles and four 16-byte stores for a BF16 pixel.
+        /// 32 lanes of 16-bit elements (a 32-slot group, see [`wide32`], or a piece of a
+        /// run) as one 64-byte vector: converts ([`convert32`]) or copies the elements of
+        /// the lanes in `vm` and writes the slots in `sm` (zero where `vm` is clear), a
+        /// byte-plane side (32-slot planes, the pixel's 64 bytes) by one shuffle of the
+        /// whole pixel. Two 16-lane blocks took two shuffles and four 16-byte stores for
+        /// a BF16 pixel.
         ///
         /// # Safety
-        /// Formats direct, 16-bit elements of one dtype, byte planes of 32 slots; the
-        /// elements in `vm` readable and the slots in `sm` writable.
+        /// Formats direct, 16-bit elements, byte planes of 32 slots; the elements in `vm`
+        /// readable and the slots in `sm` writable.
         #[inline]
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,avx512vbmi")]
-        unsafe fn block32(
+        unsafe fn block32<S: Elem, D: Elem>(
             sp: *const u8,
             sf: Fmt,
             dp: *mut u8,
@@ -4462,6 +4553,11 @@ mod x86 {
                     }
                     Fmt::Elements(_) => _mm512_maskz_loadu_epi16(vm, sp.cast()),
                 };
+                let x = if S::DTYPE == D::DTYPE {
+                    x
+                } else {
+                    convert32::<S, D>(x)
+                };
                 match df {
                     Fmt::Planes(_) => {
                         _mm512_mask_storeu_epi8(dp.cast(), planes(sm), to_planes(x, 32))
@@ -4472,14 +4568,15 @@ mod x86 {
         }
 
         /// Whether 32-slot groups go by [`block32`]: BF16 copies into or out of byte-plane
-        /// tiles of 32 slots (0.57 to 0.95x the time of two 16-lane blocks). F16 copies
-        /// measured 0.8 to 1.3x, F16<->BF16 conversions 1.05 to 1.4x, so they keep the
-        /// blocks.
+        /// tiles of 32 slots (0.57 to 0.95x the time of two 16-lane blocks), and BF16 ->
+        /// F16 conversions (whole groups 0.88x to 0.95x on Zen 4, `bf16[1,56,56,64]` and
+        /// `[1,7,7,2048]` into and out of 1x8x8x32 tiles). F16 copies measured 0.8 to 1.3x,
+        /// F16 -> BF16 1.13x to 1.18x slower, so they keep the blocks.
         #[inline(always)]
         fn wide32<S: Elem, D: Elem>(sf: Fmt, df: Fmt) -> bool {
             let planes32 = |f: Fmt| !matches!(f, Fmt::Planes(pl) if pl != 32);
-            // (`block32` copies: it is never reached by a conversion.)
-            S::DTYPE == DType::BF16 && D::DTYPE == DType::BF16 && planes32(sf) && planes32(df)
+            // BF16 copies and BF16 -> F16.
+            S::DTYPE == DType::BF16 && D::W == 2 && planes32(sf) && planes32(df)
         }
 
         /// The lowest `n` of 32 lanes.

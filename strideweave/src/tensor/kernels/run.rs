@@ -3196,24 +3196,15 @@ mod x86 {
                 // A 32-bit lane holds elements 2j (low half) and 2j + 1: shifted up and
                 // masked they are F32 values (the NaN quieting left to `vcvtps2ph`, see
                 // [`widen_to`]), converted apart and interleaved again by one word
-                // permutation. Widening each half by `vpmovzxwd` first took 1.3x as long
-                // in the packed chunks (`bf16[1,61,59,12]` out of (4,4) blocks into F16).
+                // permutation ([`PAIR_IDX`]). Widening each half by `vpmovzxwd` first
+                // took 1.3x as long in the packed chunks (`bf16[1,61,59,12]` out of (4,4)
+                // blocks into F16).
                 let even = _mm512_slli_epi32::<16>(x);
                 let odd = _mm512_and_si512(x, _mm512_set1_epi32(0xFFFF_0000_u32 as i32));
                 let ce = _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm512_castsi512_ps(even));
                 let co = _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm512_castsi512_ps(odd));
-                const IDX: [u16; 32] = {
-                    let mut idx = [0u16; 32];
-                    let mut j = 0;
-                    while j < 16 {
-                        idx[2 * j] = j as u16;
-                        idx[2 * j + 1] = 32 + j as u16;
-                        j += 1;
-                    }
-                    idx
-                };
-                // SAFETY: reads 64 bytes of a constant table.
-                let idx = unsafe { _mm512_loadu_si512(IDX.as_ptr().cast()) };
+                // SAFETY: reads the 64 bytes of a constant table.
+                let idx = unsafe { _mm512_loadu_si512(PAIR_IDX.as_ptr().cast()) };
                 return _mm512_permutex2var_epi16(
                     _mm512_zextsi256_si512(ce),
                     idx,

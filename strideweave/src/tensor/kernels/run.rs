@@ -1898,24 +1898,18 @@ mod x86 {
                             })
                         }
                     }
-                    // F16 <-> BF16 runs (the contiguous Cast), 32 lanes a vector: 0.91x to
-                    // 0.97x the time of 16-lane blocks on Zen 4 (`[1,57,55,40]`,
-                    // `[8,28,28,257]`, `[1,224,224,3]`, both directions).
-                    _ if S::W == 2 && D::W == 2 && S::DTYPE != D::DTYPE && !SP && !DP => {
-                        walk!(|sp, dp, _| {
-                            let mut k = 0;
+                    _ => walk!(|sp, dp, _| {
+                        let mut k = 0;
+                        // F16 <-> BF16 runs (the contiguous Cast) 32 lanes a vector first:
+                        // 0.91x to 0.97x the time of 16-lane blocks on Zen 4
+                        // (`[1,57,55,40]`, `[8,28,28,257]`, `[1,224,224,3]`, both ways).
+                        if S::W == 2 && D::W == 2 && S::DTYPE != D::DTYPE && !SP && !DP {
                             while k + 32 <= slots {
                                 let (sk, dk) = (sp.add(2 * k), dp.add(2 * k));
                                 block32::<S, D>(sk, sf, dk, df, u32::MAX, u32::MAX);
                                 k += 32;
                             }
-                            if k < slots {
-                                block::<S, D>(sp, sf, dp, df, k, 0xFFFF, 0xFFFF);
-                            }
-                        })
-                    }
-                    _ => walk!(|sp, dp, _| {
-                        let mut k = 0;
+                        }
                         while k < slots {
                             block::<S, D>(sp, sf, dp, df, k, 0xFFFF, 0xFFFF);
                             k += 16;
@@ -1977,6 +1971,13 @@ mod x86 {
                     narrow(S::DTYPE, D::DTYPE, widen_to(S::DTYPE, D::DTYPE, x))
                 }
             };
+            // BF16 -> F16 converts a pair's 32 lanes at once ([`convert32`], no widening
+            // shuffle): 0.92x to 0.97x the time out of and into 16-slot tiles on Zen 4
+            // (`bf16[1,56,56,64]`); F16 -> BF16 measured 1.06x slower that way, so it
+            // converts each pixel's 16 lanes.
+            let whole_pair = S::DTYPE == DType::BF16 && D::DTYPE == DType::F16;
+            let each = |x: __m256i| if whole_pair { x } else { cvt(x) };
+            let pair = |v: __m512i| if whole_pair { convert32::<S, D>(v) } else { v };
             let into_tiles = d.pixel == 32;
             // The lanes of the last group's elements (all 16 when every group is whole).
             let lm = mask(r.group(r.groups() - 1).0);
@@ -1993,38 +1994,18 @@ mod x86 {
                         let wm = if r.pad { 0xFFFF } else { m };
                         return block::<S, D>(sp, sf, dp, df, 0, m, wm);
                     }
-                    if S::DTYPE == DType::BF16 && D::DTYPE == DType::F16 {
-                        // BF16 -> F16: a pair's 32 lanes converted at once ([`convert32`],
-                        // no widening shuffle): 0.92x to 0.97x the time out of and into
-                        // 16-slot tiles on Zen 4 (`bf16[1,56,56,64]`); F16 -> BF16 measured
-                        // 1.06x slower that way, so it keeps a conversion a pixel.
-                        if into_tiles {
-                            let a = load16(sp, sf, 0, m);
-                            let b = load16(sp.add(s.pixel), sf, 0, m);
-                            let v = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(a), b);
-                            let v = convert32::<S, D>(v);
-                            let v = if DP { to_planes(v, 16) } else { v };
-                            _mm512_storeu_si512(dp.cast(), v);
-                        } else {
-                            let v = _mm512_loadu_si512(sp.cast());
-                            let v = if SP { from_planes(v, 16) } else { v };
-                            let v = convert32::<S, D>(v);
-                            store16(dp, df, 0, m, _mm512_castsi512_si256(v));
-                            let hi = _mm512_extracti64x4_epi64::<1>(v);
-                            store16(dp.add(d.pixel), df, 0, m, hi);
-                        }
-                    } else if into_tiles {
-                        let a = cvt(load16(sp, sf, 0, m));
-                        let b = cvt(load16(sp.add(s.pixel), sf, 0, m));
-                        let v = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(a), b);
+                    if into_tiles {
+                        let a = each(load16(sp, sf, 0, m));
+                        let b = each(load16(sp.add(s.pixel), sf, 0, m));
+                        let v = pair(_mm512_inserti64x4::<1>(_mm512_castsi256_si512(a), b));
                         let v = if DP { to_planes(v, 16) } else { v };
                         _mm512_storeu_si512(dp.cast(), v);
                     } else {
                         let v = _mm512_loadu_si512(sp.cast());
-                        let v = if SP { from_planes(v, 16) } else { v };
-                        store16(dp, df, 0, m, cvt(_mm512_castsi512_si256(v)));
+                        let v = pair(if SP { from_planes(v, 16) } else { v });
+                        store16(dp, df, 0, m, each(_mm512_castsi512_si256(v)));
                         let hi = _mm512_extracti64x4_epi64::<1>(v);
-                        store16(dp.add(d.pixel), df, 0, m, cvt(hi));
+                        store16(dp.add(d.pixel), df, 0, m, each(hi));
                     }
                 })
             }
